@@ -1,0 +1,142 @@
+// Issue 4: availability for a zone with 25 crew members and 400 bookings on the queried day,
+// and pricing with 5 extras and a coupon; 50 connections on PostgreSQL.
+
+import Fastify from 'fastify';
+import { query, sql } from '../src/core/db.ts';
+import { localDate } from '../src/modules/availability/index.ts';
+import { exportCatalog, importCatalog, insertTimeBlock } from '../src/modules/catalog/index.ts';
+import { seedDemoEnvironment } from '../src/modules/demo/index.ts';
+import { benchAccount, heading, load, startBenchServer } from './harness.ts';
+
+const STAFF = 25;
+const BLOCKS_PER_STAFF = 16;
+const TIMEZONE = 'America/Chicago';
+const HOURS = { open: '06:00', close: '22:00' };
+
+export default async function run(): Promise<void> {
+  heading(
+    `catalog: availability (${STAFF} staff, ${STAFF * BLOCKS_PER_STAFF} bookings that day) and pricing, 50 connections, PostgreSQL`,
+  );
+  const server = await startBenchServer();
+  try {
+    const account = await benchAccount(server, { demo: seedDemoEnvironment as never });
+    const db = server.database.sql;
+    const file = await exportCatalog(db, account.tenant);
+    const everyDay = {
+      monday: HOURS,
+      tuesday: HOURS,
+      wednesday: HOURS,
+      thursday: HOURS,
+      friday: HOURS,
+      saturday: HOURS,
+      sunday: HOURS,
+    };
+    file.zones.push({
+      name: 'Chicago',
+      timezone: TIMEZONE,
+      zips: ['60601', '60602', '60603', '60604', '60605'],
+      industries: ['junk-removal'],
+      hours: everyDay,
+      slot_interval_minutes: 30,
+      travel_buffer_minutes: 30,
+      lead_time_minutes: 120,
+      price_adjustment_percent: 12.5,
+      tax_rate: 10.25,
+    });
+    for (let i = 0; i < STAFF; i++) {
+      file.staff.push({ name: `Crew ${i + 1}`, zones: ['Chicago'], industries: ['junk-removal'], hours: everyDay });
+    }
+    const junk = file.industries.find((industry) => industry.slug === 'junk-removal')!;
+    junk.extras.push(
+      {
+        slug: 'hazmat',
+        name: 'Paint and chemicals',
+        price: 1500,
+        price_type: 'per_unit',
+        unit_label: 'can',
+        minutes: 2,
+      },
+      { slug: 'sweep-up', name: 'Sweep-up', price: 1900, price_type: 'flat', minutes: 10 },
+    );
+    await importCatalog(db, account.tenant, JSON.stringify(file), new Date());
+    const catalog = await exportCatalog(db, account.tenant);
+    const crew = catalog.staff.filter((member) => member.zones.includes('Chicago'));
+
+    // a week ahead; each crew member holds 16 short jobs from 06:00, the afternoon mostly free
+    const date = localDate(Date.now() + 7 * 86_400_000, TIMEZONE);
+    const dayStart = new Date(`${date}T06:00:00-05:00`).getTime();
+    for (const [i, member] of crew.entries()) {
+      for (let k = 0; k < BLOCKS_PER_STAFF; k++) {
+        const start = dayStart + (k * 40 + (i % 4) * 5) * 60_000;
+        await insertTimeBlock(db, account.tenant, {
+          staffId: member.id!,
+          bookingId: `bk_bench_${i}_${k}`,
+          start: new Date(start),
+          end: new Date(start + 30 * 60_000),
+        });
+      }
+    }
+
+    // The ceiling on this machine: the same pool, one primary-key SELECT, no auth, no validation.
+    const bare = Fastify();
+    bare.get('/z', async () => (await query(db, sql`select * from zones where id = ${crew[0]!.id}`))[0] ?? {});
+    await bare.listen({ port: 0, host: '127.0.0.1' });
+    const ceiling = await load('ceiling: bare route, one PK select', {
+      url: `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/z`,
+    });
+    await bare.close();
+
+    const headers = { authorization: `Bearer ${account.key}` };
+    await load('GET /v1/services/industries (auth stack + 1 query)', {
+      url: `${server.url}/v1/services/industries`,
+      headers,
+    });
+    const availability = await load('GET /v1/services/availability (25 staff, 400 bookings)', {
+      url: `${server.url}/v1/services/availability?zip=60603&industry=junk-removal&date=${date}`,
+      headers,
+    });
+    const products = catalog.industries
+      .find((industry) => industry.slug === 'junk-removal')!
+      .categories.flatMap((c) => c.products);
+    const extras = catalog.industries.find((industry) => industry.slug === 'junk-removal')!.extras;
+    const body = JSON.stringify({
+      industry: 'junk-removal',
+      zip: '60603',
+      configuration: {
+        items: products.slice(0, 4).map((product, i) => ({ product_id: product.id, quantity: i + 1 })),
+        frequency: 'monthly',
+        extras: extras.map((extra, i) => (i % 2 === 0 ? { id: extra.id, quantity: 2 } : extra.id)),
+      },
+      coupon_code: 'WELCOME10',
+    });
+    const pricing = await load('POST /v1/services/pricing (5 extras + coupon)', {
+      url: `${server.url}/v1/services/pricing`,
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+    });
+    // service time without queueing: one connection
+    const availabilityAlone = await load('  same, 1 connection', {
+      url: `${server.url}/v1/services/availability?zip=60603&industry=junk-removal&date=${date}`,
+      headers,
+      connections: 1,
+      duration: 5,
+    });
+    const pricingAlone = await load('  pricing, 1 connection', {
+      url: `${server.url}/v1/services/pricing`,
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+      connections: 1,
+      duration: 5,
+    });
+    console.log(
+      `1 connection p50/p99: availability ${availabilityAlone.p50}/${availabilityAlone.p99} ms, pricing ${pricingAlone.p50}/${pricingAlone.p99} ms`,
+    );
+    console.log(`ceiling p99: ${ceiling.p99} ms (the machine's floor for any request)`);
+    console.log(`availability p99: ${availability.p99} ms (target < 15 ms)`);
+    console.log(`pricing p99: ${pricing.p99} ms (target < 10 ms)`);
+  } finally {
+    await server.close();
+  }
+}

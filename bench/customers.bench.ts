@@ -1,0 +1,86 @@
+// Issue 3: GET /v1/customers/:id and search over 100,000 customers in 10 accounts, against the
+// ceiling of this stack: a bare Fastify route doing one primary-key SELECT through the same pool.
+import Fastify from 'fastify';
+import { query, sql } from '../src/core/db.ts';
+import { benchAccount, heading, load, startBenchServer } from './harness.ts';
+
+const ACCOUNTS = 10;
+const PER_ACCOUNT = 10_000;
+
+export default async function run(): Promise<void> {
+  heading(`customers: ${ACCOUNTS * PER_ACCOUNT} customers in ${ACCOUNTS} accounts, 50 connections, PostgreSQL`);
+  const server = await startBenchServer();
+  try {
+    const accounts = [];
+    for (let i = 0; i < ACCOUNTS; i++) accounts.push(await benchAccount(server));
+    for (const account of accounts) {
+      await query(
+        server.database.sql,
+        sql`insert into customers (id, account_id, environment, first_name, last_name, email, phone)
+            select 'cust_' || substr(md5(random()::text || g::text), 1, 24), ${account.accountId}, 'test',
+                   (array['Olivia','Liam','Emma','Noah','Ava','Elijah','Sophia','James','Mia','Lucas'])[1 + g % 10],
+                   (array['Smith','Johnson','Williams','Brown','Jones','Garcia','Miller','Davis','Rodriguez','Martinez',
+                          'Hernandez','Lopez','Gonzalez','Wilson','Anderson','Thomas','Taylor','Moore','Jackson','Martin'])[1 + (g / 10) % 20]
+                     || '-' || (g % 997)::text,
+                   lower((array['Olivia','Liam','Emma','Noah','Ava','Elijah','Sophia','James','Mia','Lucas'])[1 + g % 10]) || '.' || g
+                     || '@' || (array['gmail.com','yahoo.com','outlook.com','icloud.com','fastmail.com'])[1 + g % 5],
+                   '+1415' || lpad(g::text, 7, '0')
+            from generate_series(1, ${PER_ACCOUNT}) as g`,
+      );
+    }
+    await query(server.database.sql, sql`analyze customers`);
+    const target = accounts[3]!;
+    const ids = (
+      await query<{ id: string }>(
+        server.database.sql,
+        sql`select id from customers where account_id = ${target.accountId} limit 1000`,
+      )
+    ).map((row) => row.id);
+    const headers = { authorization: `Bearer ${target.key}` };
+    let n = 0;
+    const nextId = () => ids[n++ % ids.length];
+
+    // The ceiling: the same pool, one primary-key SELECT, no auth, no validation.
+    const bare = Fastify();
+    bare.get('/c/:id', async (request) => {
+      const rows = await query(
+        server.database.sql,
+        sql`select * from customers where id = ${(request.params as { id: string }).id}`,
+      );
+      return rows[0];
+    });
+    await bare.listen({ port: 0, host: '127.0.0.1' });
+    const bareAddress = bare.server.address() as { port: number };
+
+    const ceiling = await load('ceiling: bare route, one PK select', {
+      url: `http://127.0.0.1:${bareAddress.port}`,
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/c/${nextId()}` }) }],
+    });
+    const byId = await load('GET /v1/customers/:id', {
+      url: server.url,
+      headers,
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/v1/customers/${nextId()}` }) }],
+    });
+    const terms = ['hernandez-42', 'olivia smith', 'emma.1234', '4150004321', 'garcia-99'];
+    let t = 0;
+    const search = await load('GET /v1/customers?search=…', {
+      url: server.url,
+      headers,
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            path: `/v1/customers?search=${encodeURIComponent(terms[t++ % terms.length]!)}`,
+          }),
+        },
+      ],
+    });
+    console.log(
+      `GET by id / ceiling: ${(byId.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2)} (target >= 0.6)`,
+    );
+    console.log(`search p99: ${search.p99} ms (target < 20 ms)`);
+    await bare.close();
+  } finally {
+    await server.close();
+  }
+}

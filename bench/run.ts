@@ -1,0 +1,18 @@
+// `npm run bench [name…]`: runs bench/<name>.bench.ts (all of them by default) one after another
+// on real PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const dir = fileURLToPath(new URL('.', import.meta.url));
+const wanted = process.argv.slice(2);
+const files = fs
+  .readdirSync(dir)
+  .filter((file) => file.endsWith('.bench.ts'))
+  .filter((file) => wanted.length === 0 || wanted.includes(file.replace('.bench.ts', '')))
+  .sort();
+
+for (const file of files) {
+  const scenario = (await import(`./${file}`)) as { default: () => Promise<void> };
+  await scenario.default();
+}
+process.exit(0);

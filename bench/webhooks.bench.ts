@@ -1,0 +1,109 @@
+// Issue 7: 10,000 events fanned out to 3 endpoints on a local receiver, on PostgreSQL.
+// Throughput is deliveries per second from the first commit to the last arrival; latency is
+// from each event's commit (as the publisher sees it) to its arrival at each endpoint.
+import { Worker } from 'node:worker_threads';
+import { transaction } from '../src/core/db.ts';
+import { type EventType, publishEvent } from '../src/modules/events/index.ts';
+import { createWebhook } from '../src/modules/webhooks/index.ts';
+import { benchAccount, heading, startBenchServer } from './harness.ts';
+
+const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS || 10_000);
+const ENDPOINTS = 3;
+const PUBLISHERS = 10;
+
+/** Wall-clock milliseconds with sub-millisecond precision, comparable across threads. */
+const now = () => performance.timeOrigin + performance.now();
+
+const RECEIVER = `
+const http = require('node:http');
+const { parentPort } = require('node:worker_threads');
+let arrivals = [];
+setInterval(() => { if (arrivals.length) { parentPort.postMessage(arrivals); arrivals = []; } }, 20).unref();
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    arrivals.push([String(req.headers['webhook-id']), performance.timeOrigin + performance.now()]);
+    res.writeHead(204).end();
+  });
+});
+server.keepAliveTimeout = 60000;
+server.listen(0, '127.0.0.1', () => parentPort.postMessage('http://127.0.0.1:' + server.address().port));
+`;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
+}
+
+export default async function run(): Promise<void> {
+  heading(`webhooks: ${EVENTS} events x ${ENDPOINTS} endpoints on a local receiver, PostgreSQL`);
+  const committedAt = new Map<string, number>();
+  const latencies: number[] = [];
+  let received = 0;
+  let lastArrival = 0;
+  let done: () => void = () => {};
+  const allArrived = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  // The receiver runs on its own thread, as a real one would run elsewhere: its HTTP work must
+  // not share the event loop of the server under test.
+  const receiver = new Worker(RECEIVER, { eval: true });
+  const receiverUrl = await new Promise<string>((resolve) => receiver.once('message', resolve));
+  receiver.on('message', (arrivals: [string, number][]) => {
+    for (const [id, at] of arrivals) {
+      const committed = committedAt.get(id);
+      // the publisher learns of its commit a moment after the worker may; never below zero
+      if (committed !== undefined) latencies.push(Math.max(0, at - committed));
+      lastArrival = Math.max(lastArrival, at);
+    }
+    received += arrivals.length;
+    if (received >= EVENTS * ENDPOINTS) done();
+  });
+
+  const server = await startBenchServer();
+  try {
+    const account = await benchAccount(server);
+    const deps = { db: server.database.sql, clock: { now: () => new Date() }, allowPrivateUrls: true };
+    for (let i = 0; i < ENDPOINTS; i++) {
+      await createWebhook(deps, account.tenant, { url: `${receiverUrl}/endpoint-${i}`, events: ['*'] });
+    }
+    const types: EventType[] = ['booking.created', 'customer.updated', 'invoice.paid', 'payment.succeeded'];
+    const object = { id: 'bk_bench', status: 'confirmed', pricing: { subtotal: 14000, tax: 1120, total: 15120 } };
+
+    let next = 0;
+    const started = now();
+    const publisher = async () => {
+      while (next < EVENTS) {
+        const n = next++;
+        const id = await transaction(server.database.sql, async (tx) => {
+          const event = await publishEvent(tx, account.tenant, types[n % types.length]!, object, new Date());
+          return event.id;
+        });
+        committedAt.set(id, now());
+      }
+    };
+    await Promise.all(Array.from({ length: PUBLISHERS }, publisher));
+    const published = now();
+    await Promise.race([
+      allArrived,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('deliveries timed out')), 300_000)),
+    ]);
+
+    latencies.sort((a, b) => a - b);
+    const seconds = (lastArrival - started) / 1000;
+    const rate = Math.round((EVENTS * ENDPOINTS) / seconds);
+    const p50 = Math.round(percentile(latencies, 50));
+    const p99 = Math.round(percentile(latencies, 99));
+    console.log(
+      `published ${EVENTS} events in ${((published - started) / 1000).toFixed(1)} s (${PUBLISHERS} publishers)`,
+    );
+    console.log(
+      `${'deliveries'.padEnd(48)} ${String(rate).padStart(7)} del/s   p50 ${String(p50).padStart(4)} ms   p99 ${String(p99).padStart(4)} ms   (commit -> arrival)`,
+    );
+    console.log(
+      `targets: >= 1000 deliveries/s ${rate >= 1000 ? 'met' : 'MISSED'}, p99 < 500 ms ${p99 < 500 ? 'met' : 'MISSED'}`,
+    );
+  } finally {
+    await server.close();
+    await receiver.terminate();
+  }
+}

@@ -1,0 +1,81 @@
+// The only place that reads process.env: every setting has a name, a default and a check.
+
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  authUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  emailFrom: string;
+  webhookAllowPrivateUrls: boolean;
+  logLevel: string;
+  rateLimitMax: number;
+  rateLimitWindowSeconds: number;
+  corsOrigins: string[];
+  /** Start background workers (webhook delivery, e-mail, overdue invoices) in this process. */
+  runWorkers: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function url(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  try {
+    return new URL(raw).toString().replace(/\/$/, '');
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL, got "${raw}"`);
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000);
+  const baseUrl = url(env, 'BASE_URL', `http://localhost:${port}`);
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    baseUrl,
+    authUrl: url(env, 'AUTH_URL', baseUrl),
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.DATA_DIR || './data',
+    redisUrl: env.REDIS_URL || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    emailFrom: env.EMAIL_FROM || 'Fieldhand <no-reply@fieldhand.local>',
+    webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    logLevel: env.LOG_LEVEL || 'info',
+    rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 100, 1),
+    rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_S', 10, 1),
+    corsOrigins: (env.CORS_ORIGINS || '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    runWorkers: boolean(env, 'RUN_WORKERS', true),
+  };
+}
+
+/** Test settings live here too, so that nothing else reads the environment. */
+export function testDatabaseUrl(env: Env = process.env): string | undefined {
+  return env.TEST_DATABASE_URL || undefined;
+}

@@ -1,0 +1,128 @@
+// E-mail goes through an outbox table, written in the caller's transaction. With SMTP_URL a
+// worker sends what is pending; without it the messages are kept for the dashboard to show.
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Clock } from './clock.ts';
+import { query, type Sql, sql } from './db.ts';
+import { newId } from './ids.ts';
+import { type Loop, startLoop } from './jobs.ts';
+import type { Tenant } from './tenant.ts';
+
+export interface EmailMessage {
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+const MAX_ATTEMPTS = 5;
+const LEASE_SECONDS = 120;
+
+export class Mailer {
+  private loop: Loop | undefined;
+  private transport: Transporter | undefined;
+
+  constructor(private readonly options: { smtpUrl: string | undefined; from: string; clock: Clock }) {
+    if (options.smtpUrl) this.transport = nodemailer.createTransport(options.smtpUrl);
+  }
+
+  get sends(): boolean {
+    return this.transport !== undefined;
+  }
+
+  /** Writes the message in the caller's transaction; it leaves only if that commits. */
+  async queue(tx: Sql, tenant: Tenant, message: EmailMessage): Promise<string> {
+    const id = newId('email');
+    const status = this.transport ? 'pending' : 'kept';
+    await query(
+      tx,
+      sql`insert into emails (id, account_id, environment, kind, to_address, subject, text_body, html_body, status, created_at)
+          values (${id}, ${tenant.accountId}, ${tenant.environment}, ${message.kind}, ${message.to},
+                  ${message.subject}, ${message.text}, ${message.html ?? null}, ${status}, ${this.options.clock.now()})`,
+    );
+    return id;
+  }
+
+  /** Nudges the worker after a commit that queued mail. */
+  wake(): void {
+    this.loop?.wake();
+  }
+
+  start(db: Sql, log: FastifyBaseLogger): void {
+    if (!this.transport || this.loop) return;
+    this.loop = startLoop({ name: 'email', everyMs: 5_000, log, run: () => this.sendPending(db, log) });
+  }
+
+  async stop(): Promise<void> {
+    await this.loop?.stop();
+    this.transport?.close();
+  }
+
+  /** Claims a batch under a lease (so two instances never send the same one) and sends it. */
+  private async sendPending(db: Sql, log: FastifyBaseLogger): Promise<boolean> {
+    const transport = this.transport;
+    if (!transport) return false;
+    const now = this.options.clock.now();
+    const batch = await query<{
+      id: string;
+      to_address: string;
+      subject: string;
+      text_body: string;
+      html_body: string | null;
+      attempts: number;
+    }>(
+      db,
+      sql`update emails set next_attempt_at = ${now}::timestamptz + make_interval(secs => ${LEASE_SECONDS}),
+                            attempts = attempts + 1
+          where id in (select id from emails where status = 'pending' and next_attempt_at <= ${now}
+                       order by next_attempt_at limit 20 for update skip locked)
+          returning id, to_address, subject, text_body, html_body, attempts`,
+    );
+    for (const email of batch) {
+      try {
+        await transport.sendMail({
+          from: this.options.from,
+          to: email.to_address,
+          subject: email.subject,
+          text: email.text_body,
+          html: email.html_body ?? undefined,
+        });
+        await query(
+          db,
+          sql`update emails set status = 'sent', sent_at = ${this.options.clock.now()}, last_error = null where id = ${email.id}`,
+        );
+      } catch (error) {
+        const failed = email.attempts >= MAX_ATTEMPTS;
+        const backoffSeconds = 30 * 2 ** email.attempts;
+        log.warn({ emailId: email.id, err: error }, 'e-mail not sent');
+        await query(
+          db,
+          sql`update emails set status = ${failed ? 'failed' : 'pending'}, last_error = ${String((error as Error).message).slice(0, 500)},
+                next_attempt_at = ${this.options.clock.now()}::timestamptz + make_interval(secs => ${backoffSeconds})
+              where id = ${email.id}`,
+        );
+      }
+    }
+    return batch.length === 20;
+  }
+}
+
+export function listEmails(db: Sql, tenant: Tenant, limit = 100) {
+  return query<{
+    id: string;
+    kind: string;
+    to_address: string;
+    subject: string;
+    text_body: string;
+    status: string;
+    created_at: string;
+    sent_at: string | null;
+    last_error: string | null;
+  }>(
+    db,
+    sql`select id, kind, to_address, subject, text_body, status, created_at, sent_at, last_error from emails
+        where account_id = ${tenant.accountId} and environment = ${tenant.environment}
+        order by created_at desc, id desc limit ${limit}`,
+  );
+}

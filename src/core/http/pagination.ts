@@ -1,0 +1,115 @@
+// Page-numbered lists, `fields` (sparse responses) and `ids` (fetch a known set), the same on
+// every resource list.
+import type { FastifyReply } from 'fastify';
+import { type Static, type TSchema, Type } from 'typebox';
+import { invalidParameter } from '../errors.ts';
+
+export const ListQuery = {
+  page: Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' }),
+  per_page: Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Items per page (1-100).' }),
+  fields: Type.Optional(
+    Type.String({
+      description: 'Comma-separated field paths to return, e.g. `id,stats.total_spent`.',
+    }),
+  ),
+  ids: Type.Optional(Type.String({ description: 'Comma-separated ids (at most 100).' })),
+};
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+export function pageRequest(query: { page: number; per_page: number }): PageRequest {
+  return { page: query.page, perPage: query.per_page, offset: (query.page - 1) * query.per_page };
+}
+
+export const Pagination = Type.Object({
+  page: Type.Integer(),
+  per_page: Type.Integer(),
+  total: Type.Integer({ description: 'Total matching records.' }),
+  total_pages: Type.Integer(),
+});
+
+export type Pagination = Static<typeof Pagination>;
+
+export function pagination(request: PageRequest, total: number): Pagination {
+  return {
+    page: request.page,
+    per_page: request.perPage,
+    total,
+    total_pages: Math.ceil(total / request.perPage),
+  };
+}
+
+export function ListOf<T extends TSchema>(item: T) {
+  return Type.Object({ data: Type.Array(item), pagination: Pagination });
+}
+
+/** `ids=a,b,c` as a list: at most 100, each of the expected kind's prefix. */
+export function parseIds(raw: string | undefined, prefix: string): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const ids = raw
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (ids.length === 0) throw invalidParameter('ids', 'ids must name at least one id.');
+  if (ids.length > 100) throw invalidParameter('ids', 'ids takes at most 100 ids.');
+  return ids.filter((id) => id.startsWith(`${prefix}_`));
+}
+
+function parseFields(raw: string): string[][] {
+  const paths = raw
+    .split(',')
+    .map((path) => path.trim())
+    .filter(Boolean);
+  if (paths.length === 0) throw invalidParameter('fields', 'fields must name at least one field.');
+  for (const path of paths) {
+    if (!/^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$/i.test(path)) {
+      throw invalidParameter('fields', `Invalid field path: ${path}.`);
+    }
+  }
+  return paths.map((path) => path.split('.'));
+}
+
+function pick(value: unknown, paths: string[][]): unknown {
+  if (Array.isArray(value)) return value.map((item) => pick(item, paths));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  const source = value as Record<string, unknown>;
+  const byHead = new Map<string, string[][]>();
+  for (const [head, ...rest] of paths) {
+    if (head === undefined || !(head in source)) continue;
+    const children = byHead.get(head) ?? [];
+    children.push(rest);
+    byHead.set(head, children);
+  }
+  for (const [head, children] of byHead) {
+    const whole = children.some((rest) => rest.length === 0);
+    out[head] = whole ? source[head] : pick(source[head], children);
+  }
+  return out;
+}
+
+/** Keeps only the requested field paths of each item; validates the list first. */
+export function selectFields<T>(items: T[], raw: string | undefined): T[] | unknown[] {
+  if (raw === undefined) return items;
+  const paths = parseFields(raw);
+  return items.map((item) => pick(item, paths));
+}
+
+/**
+ * Sends a list. With `fields` the items no longer match the response schema, so that reply
+ * is serialised as plain JSON instead.
+ */
+export function sendList<T>(
+  reply: FastifyReply,
+  list: { data: T[]; pagination: Pagination },
+  fields: string | undefined,
+) {
+  if (fields === undefined) return list;
+  const data = selectFields(list.data, fields);
+  reply.serializer((payload: unknown) => JSON.stringify(payload));
+  return { data, pagination: list.pagination } as unknown as typeof list;
+}

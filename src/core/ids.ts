@@ -1,0 +1,56 @@
+// The only place ids are minted: a kind prefix and 24 random base62 characters.
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export const ID_PREFIXES = {
+  account: 'acct',
+  user: 'usr',
+  apiKey: 'key',
+  customer: 'cust',
+  address: 'addr',
+  booking: 'bk',
+  invoice: 'inv',
+  staff: 'staff',
+  zone: 'zone',
+  industry: 'ind',
+  productCategory: 'pcat',
+  product: 'prod',
+  extra: 'extra',
+  coupon: 'coupon',
+  webhook: 'wh',
+  event: 'evt',
+  webhookDelivery: 'whd',
+  refund: 're',
+  paymentMethod: 'pm',
+  payment: 'pay',
+  oauthApp: 'app',
+  subscription: 'sub',
+  email: 'email',
+  request: 'req',
+  session: 'sess',
+  grant: 'grant',
+  oauthToken: 'tok',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+/** Uniform base62 characters (rejection sampling keeps every character equally likely). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += ALPHABET[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIXES[kind]}_${randomBase62(24)}`;
+}
+
+export function hasPrefix(id: string, kind: IdKind): boolean {
+  return id.startsWith(`${ID_PREFIXES[kind]}_`);
+}

@@ -1,0 +1,194 @@
+// Which start times a zone can offer on a day: pure functions of the zone, its crew and their
+// booked time, so that bookings can run the very same rules inside their transaction.
+//
+// Rules (CONTRACT §4): slots start every `slotIntervalMinutes` from the zone's opening time;
+// the job itself must end by closing time (the travel buffer after it may run past closing);
+// no slot starts before now + lead time; a slot is offered when some crew member is free for
+// [start, start + duration + travel buffer), working that day, with the job inside their hours.
+
+import { type DayClock, dayClock, localDate, minutesOfDay, type Weekday, weekdayOf } from './wall-clock.ts';
+
+const MINUTE = 60_000;
+
+export interface DayHours {
+  open: string;
+  close: string;
+}
+
+/** Working hours by weekday; a missing or null day is a day off. */
+export type WeeklyHours = Partial<Record<Weekday, DayHours | null>>;
+
+export interface ZoneSchedule {
+  id: string;
+  name: string;
+  timezone: string;
+  hours: WeeklyHours;
+  slotIntervalMinutes: number;
+  travelBufferMinutes: number;
+  leadTimeMinutes: number;
+}
+
+export interface StaffSchedule {
+  id: string;
+  hours: WeeklyHours;
+}
+
+/** Booked time of one crew member, [start, end) in epoch ms, travel buffer included. */
+export interface TimeBlock {
+  staffId: string;
+  bookingId: string | null;
+  start: number;
+  end: number;
+}
+
+export interface Slot {
+  start: string;
+  end: string;
+  label: string;
+  starts_at: string;
+  ends_at: string;
+}
+
+export interface Availability {
+  date: string;
+  zone: { id: string; name: string; timezone: string } | null;
+  available_slots: Slot[];
+  fully_booked: boolean;
+}
+
+export interface SchedulingInput {
+  /** The zone's local date, YYYY-MM-DD. */
+  date: string;
+  zone: ZoneSchedule;
+  /** The crew serving the zone and the industry. */
+  staff: StaffSchedule[];
+  /** Their booked time around that day. */
+  blocks: TimeBlock[];
+  durationMinutes: number;
+  /** Blocks of this booking do not count (a booking being rescheduled frees its own time). */
+  ignoreBookingId?: string;
+}
+
+interface Window {
+  open: number;
+  close: number;
+}
+
+function dayWindow(hours: WeeklyHours, clock: DayClock, known?: Map<string, Window | null>): Window | null {
+  const day = hours[clock.weekday];
+  if (!day) return null;
+  // crews mostly share their hours: work each pair out once per request
+  const key = `${day.open}-${day.close}`;
+  const cached = known?.get(key);
+  if (cached !== undefined) return cached;
+  const open = clock.instantAt(minutesOfDay(day.open));
+  const close = clock.instantAt(minutesOfDay(day.close));
+  const window = close > open ? { open, close } : null;
+  known?.set(key, window);
+  return window;
+}
+
+interface Crew {
+  id: string;
+  window: Window;
+  blocks: TimeBlock[];
+}
+
+function crewOnDuty(input: SchedulingInput, clock: DayClock): Crew[] {
+  const blocksByStaff = new Map<string, TimeBlock[]>();
+  for (const block of input.blocks) {
+    if (input.ignoreBookingId !== undefined && block.bookingId === input.ignoreBookingId) continue;
+    const list = blocksByStaff.get(block.staffId);
+    if (list) list.push(block);
+    else blocksByStaff.set(block.staffId, [block]);
+  }
+  const crew: Crew[] = [];
+  const windows = new Map<string, Window | null>();
+  for (const member of input.staff) {
+    const window = dayWindow(member.hours, clock, windows);
+    if (window) crew.push({ id: member.id, window, blocks: blocksByStaff.get(member.id) ?? [] });
+  }
+  return crew;
+}
+
+function isFree(member: Crew, start: number, jobEnd: number, busyUntil: number): boolean {
+  if (start < member.window.open || jobEnd > member.window.close) return false;
+  for (const block of member.blocks) {
+    if (block.start < busyUntil && start < block.end) return false;
+  }
+  return true;
+}
+
+function freeCrew(crew: Crew[], start: number, input: SchedulingInput): Crew[] {
+  const jobEnd = start + input.durationMinutes * MINUTE;
+  const busyUntil = jobEnd + input.zone.travelBufferMinutes * MINUTE;
+  return crew.filter((member) => isFree(member, start, jobEnd, busyUntil));
+}
+
+function anyoneFree(crew: Crew[], start: number, input: SchedulingInput): boolean {
+  const jobEnd = start + input.durationMinutes * MINUTE;
+  const busyUntil = jobEnd + input.zone.travelBufferMinutes * MINUTE;
+  return crew.some((member) => isFree(member, start, jobEnd, busyUntil));
+}
+
+function slotAt(start: number, durationMinutes: number, clock: DayClock): Slot {
+  const end = start + durationMinutes * MINUTE;
+  return {
+    start: clock.time(start),
+    end: clock.time(end),
+    label: `${clock.label(start)} - ${clock.label(end)}`,
+    starts_at: new Date(start).toISOString(),
+    ends_at: new Date(end).toISOString(),
+  };
+}
+
+/** The slots offered on `input.date`, as the availability endpoint returns them. */
+export function availableSlots(input: SchedulingInput & { now: Date }): Availability {
+  const { zone, date } = input;
+  const result: Availability = {
+    date,
+    zone: { id: zone.id, name: zone.name, timezone: zone.timezone },
+    available_slots: [],
+    fully_booked: false,
+  };
+  const clock = dayClock(date, zone.timezone);
+  const hours = zone.hours[weekdayOf(date)];
+  const window = dayWindow(zone.hours, clock);
+  if (!hours || !window) return result;
+  result.fully_booked = true;
+  if (date < localDate(input.now.getTime(), zone.timezone)) return result;
+
+  const earliest = input.now.getTime() + zone.leadTimeMinutes * MINUTE;
+  const crew = crewOnDuty(input, clock);
+  const openMinutes = minutesOfDay(hours.open);
+  const closeMinutes = minutesOfDay(hours.close);
+  const step = Math.max(1, zone.slotIntervalMinutes);
+  for (let minutes = openMinutes; minutes + input.durationMinutes <= closeMinutes; minutes += step) {
+    // a local time the clock skips (spring forward) is no slot; a repeated one starts at its first pass
+    const start = clock.instantsAt(minutes)[0];
+    if (start === undefined || start < window.open || start < earliest) continue;
+    if (start + input.durationMinutes * MINUTE > window.close) continue;
+    if (!anyoneFree(crew, start, input)) continue;
+    result.available_slots.push(slotAt(start, input.durationMinutes, clock));
+  }
+  result.fully_booked = result.available_slots.length === 0;
+  return result;
+}
+
+/** The offered slot starting exactly at `startsAt`, if availability offers it. */
+export function findOfferedSlot(input: SchedulingInput & { now: Date; startsAt: Date }): Slot | undefined {
+  const iso = input.startsAt.toISOString();
+  return availableSlots(input).available_slots.find((slot) => slot.starts_at === iso);
+}
+
+/**
+ * The crew members free for a job starting at `startsAt` (working then, nothing booked over
+ * the job and its travel buffer), least busy that day first: whom a booking can assign.
+ */
+export function freeStaffForSlot(input: SchedulingInput & { startsAt: Date }): string[] {
+  const crew = crewOnDuty(input, dayClock(input.date, input.zone.timezone));
+  return freeCrew(crew, input.startsAt.getTime(), input)
+    .map((member, index) => ({ member, index }))
+    .sort((a, b) => a.member.blocks.length - b.member.blocks.length || a.index - b.index)
+    .map(({ member }) => member.id);
+}

@@ -1,0 +1,14 @@
+export {
+  type Availability,
+  availableSlots,
+  type DayHours,
+  findOfferedSlot,
+  freeStaffForSlot,
+  type SchedulingInput,
+  type Slot,
+  type StaffSchedule,
+  type TimeBlock,
+  type WeeklyHours,
+  type ZoneSchedule,
+} from './availability.ts';
+export { isCalendarDate, isValidTimeZone, localDate, WEEKDAYS, type Weekday } from './wall-clock.ts';

@@ -1,0 +1,276 @@
+// SQL for the catalog's readers: the services endpoints, and the scheduling and pricing
+// contexts (each loaded in one round trip, so bookings can load them inside a transaction).
+import { query, queryOne, type SQL, type Sql, sql } from '../../core/db.ts';
+import type { Tenant } from '../../core/tenant.ts';
+import type { WeeklyHours } from '../availability/index.ts';
+
+export function tenantIs(tenant: Tenant, alias?: string): SQL {
+  const prefix = alias ? sql.raw(`${alias}.`) : sql``;
+  return sql`${prefix}account_id = ${tenant.accountId} and ${prefix}environment = ${tenant.environment}`;
+}
+
+export interface IndustryRow {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  icon: string;
+  configuration_type: 'room_based' | 'item_based' | 'section_based';
+  is_active: boolean;
+}
+
+const INDUSTRY_COLUMNS = sql.raw('id, slug, name, description, icon, configuration_type, is_active');
+
+export function listActiveIndustries(db: Sql, tenant: Tenant): Promise<IndustryRow[]> {
+  return query<IndustryRow>(
+    db,
+    sql`select ${INDUSTRY_COLUMNS} from industries
+        where ${tenantIs(tenant)} and is_active and archived_at is null order by position, id`,
+  );
+}
+
+/** An active industry by slug (inactive and archived industries are not offered). */
+export function findActiveIndustry(db: Sql, tenant: Tenant, slug: string): Promise<IndustryRow | undefined> {
+  return queryOne<IndustryRow>(
+    db,
+    sql`select ${INDUSTRY_COLUMNS} from industries
+        where ${tenantIs(tenant)} and slug = ${slug} and is_active and archived_at is null`,
+  );
+}
+
+export interface CategoryRow {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+export interface ProductRow {
+  id: string;
+  category_id: string;
+  name: string;
+  description: string;
+  base_price: number;
+  minutes: number;
+  in_catalog: boolean;
+}
+
+export async function listCategoriesWithProducts(db: Sql, tenant: Tenant, industryId: string) {
+  const categories = await query<CategoryRow>(
+    db,
+    sql`select id, slug, name from product_categories
+        where ${tenantIs(tenant)} and industry_id = ${industryId} and archived_at is null order by position, id`,
+  );
+  const products = await query<ProductRow>(
+    db,
+    sql`select id, category_id, name, description, base_price, minutes, in_catalog from products
+        where ${tenantIs(tenant)} and industry_id = ${industryId} and archived_at is null order by position, id`,
+  );
+  return { categories, products };
+}
+
+export interface ExtraRow {
+  id: string;
+  name: string;
+  description: string;
+  price: number;
+  price_type: 'per_unit' | 'flat';
+  unit_label: string | null;
+  minutes: number;
+}
+
+export function listExtras(db: Sql, tenant: Tenant, industryId: string): Promise<ExtraRow[]> {
+  return query<ExtraRow>(
+    db,
+    sql`select id, name, description, price, price_type, unit_label, minutes from extras
+        where ${tenantIs(tenant)} and industry_id = ${industryId} and archived_at is null order by position, id`,
+  );
+}
+
+/** The first active zone (in catalog order) covering the ZIP and serving the industry. */
+function zoneFor(tenant: Tenant, zip: string | null, industrySlug: string, columns: SQL): SQL {
+  return sql`select ${columns} from zones z
+    where ${tenantIs(tenant, 'z')} and z.is_active and z.archived_at is null and ${industrySlug} = any(z.industries)
+      and exists (select 1 from zone_zips zz
+                  where ${tenantIs(tenant, 'zz')} and zz.zip = ${zip} and zz.zone_id = z.id)
+    order by z.position, z.id limit 1`;
+}
+
+function activeIndustry(tenant: Tenant, slug: string): SQL {
+  return sql`select id, slug, configuration_type from industries
+    where ${tenantIs(tenant)} and slug = ${slug} and is_active and archived_at is null`;
+}
+
+export interface SchedulingRows {
+  industry: { id: string; slug: string; configuration_type: IndustryRow['configuration_type'] } | null;
+  zone: {
+    id: string;
+    name: string;
+    timezone: string;
+    hours: WeeklyHours;
+    slot_interval_minutes: number;
+    travel_buffer_minutes: number;
+    lead_time_minutes: number;
+  } | null;
+  date: string | null;
+  staff: { id: string; hours: WeeklyHours }[];
+  /** [staff_id, booking_id, start ms, end ms] (arrays: this is the hot path of availability) */
+  blocks: [string, string | null, number, number][];
+}
+
+/**
+ * The zone for a ZIP and industry, its crew for the industry, and their booked time from the
+ * local day's midnight for two days. `date` is the zone's local date; or give `at` and the
+ * local date of that instant is used.
+ */
+export async function loadSchedulingRows(
+  db: Sql,
+  tenant: Tenant,
+  input: { zip: string; industry: string; date?: string; at?: Date },
+): Promise<SchedulingRows> {
+  const zoneColumns = sql.raw(
+    'z.id, z.name, z.timezone, z.hours, z.slot_interval_minutes, z.travel_buffer_minutes, z.lead_time_minutes',
+  );
+  const row = await queryOne<SchedulingRows>(
+    db,
+    sql`with industry as (${activeIndustry(tenant, input.industry)}),
+      zone as (${zoneFor(tenant, input.zip, input.industry, zoneColumns)}),
+      day as (
+        select coalesce(${input.date ?? null}::date,
+                        (${input.at ?? null}::timestamptz at time zone zone.timezone)::date) as date,
+               zone.timezone
+        from zone),
+      crew as (
+        select s.id, s.hours, s.position from staff s join staff_zones sz on sz.staff_id = s.id
+        where ${tenantIs(tenant, 's')} and s.is_active and s.archived_at is null
+          and ${input.industry} = any(s.industries) and sz.zone_id = (select id from zone))
+      select
+        (select row_to_json(industry) from industry) as industry,
+        (select row_to_json(zone) from zone) as zone,
+        (select date::text from day) as date,
+        coalesce((select json_agg(json_build_object('id', id, 'hours', hours) order by position, id) from crew),
+                 '[]'::json) as staff,
+        coalesce((select json_agg(json_build_array(
+                    b.staff_id, b.booking_id,
+                    (extract(epoch from lower(b.during)) * 1000)::bigint,
+                    (extract(epoch from upper(b.during)) * 1000)::bigint))
+                  from staff_time_blocks b
+                  where ${tenantIs(tenant, 'b')} and b.staff_id = any(array(select id from crew))
+                    -- a scalar subquery, so that the window is an index condition
+                    and b.during && (select tstzrange((day.date::timestamp) at time zone day.timezone,
+                                                      ((day.date + 2)::timestamp) at time zone day.timezone)
+                                     from day)),
+                 '[]'::json) as blocks`,
+  );
+  if (!row) throw new Error('the scheduling query returned no row');
+  return row;
+}
+
+export interface CouponRow {
+  id: string;
+  code: string;
+  description: string;
+  percent_off: number | null;
+  amount_off: number | null;
+  valid_from: string | null;
+  valid_until: string | null;
+  max_redemptions: number | null;
+  times_redeemed: number;
+  industries: string[] | null;
+  is_active: boolean;
+}
+
+export interface PricingRows {
+  industry: SchedulingRows['industry'];
+  zone: { id: string; name: string; price_adjustment_percent: number; tax_rate: number } | null;
+  products: {
+    id: string;
+    name: string;
+    base_price: number;
+    minutes: number;
+    in_catalog: boolean;
+    room: 'visit' | 'bedroom' | 'bathroom' | null;
+  }[];
+  extras: { id: string; name: string; price: number; price_type: 'per_unit' | 'flat'; minutes: number }[];
+  coupon: CouponRow | null;
+  settings: { frequency_discounts: Record<string, number>; cancellation_policy: Record<string, number> } | null;
+  currency: string;
+}
+
+/** Everything a price needs, in one round trip. */
+export async function loadPricingRows(
+  db: Sql,
+  tenant: Tenant,
+  input: { zip: string | null; industry: string; couponCode: string | null },
+): Promise<PricingRows> {
+  const zoneColumns = sql.raw('z.id, z.name, z.price_adjustment_percent, z.tax_rate');
+  const row = await queryOne<PricingRows>(
+    db,
+    sql`with industry as (${activeIndustry(tenant, input.industry)}),
+      zone as (${zoneFor(tenant, input.zip, input.industry, zoneColumns)})
+      select
+        (select row_to_json(industry) from industry) as industry,
+        (select row_to_json(zone) from zone) as zone,
+        coalesce((select json_agg(json_build_object('id', p.id, 'name', p.name, 'base_price', p.base_price,
+                    'minutes', p.minutes, 'in_catalog', p.in_catalog, 'room', p.room))
+                  from products p
+                  where ${tenantIs(tenant, 'p')} and p.industry_id = (select id from industry)
+                    and p.archived_at is null), '[]'::json) as products,
+        coalesce((select json_agg(json_build_object('id', e.id, 'name', e.name, 'price', e.price,
+                    'price_type', e.price_type, 'minutes', e.minutes))
+                  from extras e
+                  where ${tenantIs(tenant, 'e')} and e.industry_id = (select id from industry)
+                    and e.archived_at is null), '[]'::json) as extras,
+        (select row_to_json(c) from (
+           select id, code, description, percent_off, amount_off, valid_from, valid_until, max_redemptions,
+                  times_redeemed, industries, is_active
+           from coupons
+           where ${tenantIs(tenant)} and lower(code) = lower(${input.couponCode}) and archived_at is null) c) as coupon,
+        (select row_to_json(s) from (
+           select frequency_discounts, cancellation_policy from catalog_settings where ${tenantIs(tenant)}) s)
+          as settings,
+        (select currency from accounts where id = ${tenant.accountId}) as currency`,
+  );
+  if (!row) throw new Error('the pricing query returned no row');
+  return row;
+}
+
+export function findSettings(db: Sql, tenant: Tenant) {
+  return queryOne<{ frequency_discounts: Record<string, number>; cancellation_policy: Record<string, number> }>(
+    db,
+    sql`select frequency_discounts, cancellation_policy from catalog_settings where ${tenantIs(tenant)}`,
+  );
+}
+
+/**
+ * Counts one use of a coupon, unless that would pass its max_redemptions; false then. The
+ * row lock makes concurrent bookings queue here, so the limit holds under any concurrency.
+ */
+export async function redeemCoupon(tx: Sql, tenant: Tenant, couponId: string): Promise<boolean> {
+  const row = await queryOne<{ id: string }>(
+    tx,
+    sql`update coupons set times_redeemed = times_redeemed + 1
+        where ${tenantIs(tenant)} and id = ${couponId}
+          and (max_redemptions is null or times_redeemed < max_redemptions)
+        returning id`,
+  );
+  return row !== undefined;
+}
+
+/** Holds a crew member's time; fails with exclusion violation staff_time_blocks_no_overlap if taken. */
+export async function insertTimeBlock(
+  tx: Sql,
+  tenant: Tenant,
+  block: { staffId: string; bookingId: string | null; start: Date; end: Date },
+): Promise<void> {
+  await query(
+    tx,
+    sql`insert into staff_time_blocks (account_id, environment, staff_id, booking_id, during)
+        values (${tenant.accountId}, ${tenant.environment}, ${block.staffId}, ${block.bookingId},
+                tstzrange(${block.start}::timestamptz, ${block.end}::timestamptz, '[)'))`,
+  );
+}
+
+/** Frees the crew's time held for a booking (cancelled, or about to be rescheduled). */
+export async function releaseTimeBlocks(tx: Sql, tenant: Tenant, bookingId: string): Promise<void> {
+  await query(tx, sql`delete from staff_time_blocks where ${tenantIs(tenant)} and booking_id = ${bookingId}`);
+}

@@ -1,0 +1,107 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../core/context.ts';
+import { tenantOf } from '../../core/http/auth.ts';
+import { CommonErrors, errors } from '../../core/http/schemas.ts';
+import {
+  Availability,
+  AvailabilityQuery,
+  Category,
+  Extra,
+  ExtraList,
+  Industry,
+  IndustryList,
+  Pricing,
+  PricingBody,
+  Product,
+  ProductCatalog,
+  SlugParams,
+} from './catalog.schemas.ts';
+import * as catalog from './catalog.service.ts';
+
+const tags = ['Services'];
+
+export function catalogRoutes(app: FastifyInstance, ctx: AppContext) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  for (const schema of [Industry, Product, Category, Extra, Availability, Pricing]) app.addSchema(schema);
+
+  api.get(
+    '/v1/services/industries',
+    {
+      config: { scope: 'services:read' },
+      schema: {
+        tags,
+        summary: 'List industries',
+        description: 'The active industries of this environment.',
+        response: { 200: IndustryList, ...errors(401, 403, 429) },
+      },
+    },
+    async (request) => catalog.listIndustries(ctx.db, tenantOf(request)),
+  );
+
+  api.get(
+    '/v1/services/industries/:slug/products',
+    {
+      config: { scope: 'services:read' },
+      schema: {
+        tags,
+        summary: "List an industry's products by category",
+        params: SlugParams,
+        response: { 200: ProductCatalog, ...errors(...CommonErrors) },
+      },
+    },
+    async (request) => catalog.listProducts(ctx.db, tenantOf(request), request.params.slug),
+  );
+
+  api.get(
+    '/v1/services/industries/:slug/extras',
+    {
+      config: { scope: 'services:read' },
+      schema: {
+        tags,
+        summary: "List an industry's extras",
+        params: SlugParams,
+        response: { 200: ExtraList, ...errors(...CommonErrors) },
+      },
+    },
+    async (request) => catalog.listExtras(ctx.db, tenantOf(request), request.params.slug),
+  );
+
+  api.get(
+    '/v1/services/availability',
+    {
+      config: { scope: 'services:read' },
+      schema: {
+        tags,
+        summary: 'Check availability',
+        description:
+          "Slots of `duration` minutes on `date` (the zone's local date) in the zone covering `zip` and serving " +
+          '`industry`. Outside every zone: zone null and no slots. Times are local to the zone; `starts_at` and ' +
+          '`ends_at` are UTC and `starts_at` can be sent as a booking scheduled_at.',
+        querystring: AvailabilityQuery,
+        response: { 200: Type.Ref('Availability'), ...errors(...CommonErrors) },
+      },
+    },
+    async (request) => catalog.getAvailability(ctx.db, ctx.clock, tenantOf(request), request.query),
+  );
+
+  api.post(
+    '/v1/services/pricing',
+    {
+      config: { scope: 'services:read' },
+      schema: {
+        tags,
+        summary: 'Calculate a price',
+        description:
+          'subtotal = base_price + zone_adjustment + extras_total; discount = frequency discount of the subtotal, ' +
+          'then the coupon on the rest; tax = round((subtotal - discount) x tax_rate / 100); ' +
+          'total = subtotal - discount + tax. A ZIP outside every zone is 400 parameter_invalid (zip); an ' +
+          'unusable coupon is 400 invalid_coupon.',
+        body: PricingBody,
+        response: { 200: Type.Ref('Pricing'), ...errors(...CommonErrors) },
+      },
+    },
+    async (request) => catalog.calculatePrice(ctx.db, ctx.clock, tenantOf(request), request.body),
+  );
+}

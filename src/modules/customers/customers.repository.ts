@@ -1,0 +1,280 @@
+import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import type { PageRequest } from '../../core/http/pagination.ts';
+import type { Tenant } from '../../core/tenant.ts';
+
+export interface CustomerRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  status: 'active' | 'inactive' | 'deactivated';
+  preferences: { preferred_contact: 'email' | 'sms' | 'phone'; marketing_opt_in: boolean };
+  credit_balance: number;
+  total_bookings: number;
+  total_spent: number;
+  last_booking_at: string | null;
+  active_subscription: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AddressRow {
+  id: string;
+  customer_id: string;
+  label: string;
+  street: string;
+  city: string;
+  state: string;
+  zip: string;
+  access_notes: string | null;
+  is_default: boolean;
+  created_at: string;
+}
+
+const CUSTOMER_COLUMNS = sql.raw(`id, first_name, last_name, email, phone, status, preferences, credit_balance,
+  total_bookings, total_spent, last_booking_at, active_subscription, created_at, updated_at`);
+
+const ADDRESS_COLUMNS = sql.raw(
+  'id, customer_id, label, street, city, state, zip, access_notes, is_default, created_at',
+);
+
+/** A customer's live addresses as a JSON array, default first: one round trip for the whole customer. */
+const ADDRESSES_JSON = sql.raw(`coalesce((
+    select json_agg(json_build_object('id', a.id, 'customer_id', a.customer_id, 'label', a.label, 'street', a.street,
+      'city', a.city, 'state', a.state, 'zip', a.zip, 'access_notes', a.access_notes, 'is_default', a.is_default,
+      'created_at', a.created_at) order by a.is_default desc, a.created_at, a.id)
+    from addresses a where a.customer_id = customers.id and a.removed_at is null), '[]') as addresses`);
+
+export type CustomerWithAddresses = CustomerRow & { addresses: AddressRow[] };
+
+function tenantIs(tenant: Tenant): SQL {
+  return sql`account_id = ${tenant.accountId} and environment = ${tenant.environment}`;
+}
+
+export async function insertCustomer(
+  db: Sql,
+  tenant: Tenant,
+  customer: {
+    id: string;
+    firstName: string;
+    lastName: string;
+    email: string;
+    phone: string | null;
+    preferences: CustomerRow['preferences'];
+    now: Date;
+  },
+): Promise<void> {
+  await query(
+    db,
+    sql`insert into customers (id, account_id, environment, first_name, last_name, email, phone, preferences, created_at, updated_at)
+        values (${customer.id}, ${tenant.accountId}, ${tenant.environment}, ${customer.firstName}, ${customer.lastName},
+                ${customer.email}, ${customer.phone}, ${JSON.stringify(customer.preferences)}::jsonb, ${customer.now}, ${customer.now})`,
+  );
+}
+
+export function findCustomer(
+  db: Sql,
+  tenant: Tenant,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<CustomerRow | undefined> {
+  const lock = options.forUpdate ? sql` for update` : sql``;
+  return queryOne<CustomerRow>(
+    db,
+    sql`select ${CUSTOMER_COLUMNS} from customers where ${tenantIs(tenant)} and id = ${id}${lock}`,
+  );
+}
+
+export async function updateCustomer(
+  db: Sql,
+  tenant: Tenant,
+  id: string,
+  changes: Partial<{
+    first_name: string;
+    last_name: string;
+    email: string;
+    phone: string | null;
+    status: CustomerRow['status'];
+    preferences: CustomerRow['preferences'];
+  }>,
+  now: Date,
+): Promise<void> {
+  const assignments: SQL[] = [sql`updated_at = ${now}`];
+  for (const [column, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    const rendered = column === 'preferences' ? sql`${JSON.stringify(value)}::jsonb` : sql`${value}`;
+    assignments.push(sql`${sql.identifier(column)} = ${rendered}`);
+  }
+  await query(db, sql`update customers set ${sql.join(assignments, sql`, `)} where ${tenantIs(tenant)} and id = ${id}`);
+}
+
+export interface CustomerFilters {
+  search?: string;
+  status?: string;
+  createdAfter?: Date;
+  updatedAfter?: Date;
+  hasSubscription?: boolean;
+  zoneId?: string;
+  ids?: string[];
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+function filterConditions(tenant: Tenant, filters: CustomerFilters): SQL {
+  const conditions: SQL[] = [tenantIs(tenant)];
+  if (filters.search !== undefined) {
+    const term = filters.search.trim().toLowerCase();
+    const digits = term.replace(/[^0-9]/g, '');
+    const matches: SQL[] = [sql`search_text like ${`%${escapeLike(term)}%`}`];
+    // "+1 (415) 555-0123" should find the phone by its digits
+    if (digits.length >= 3 && /^[\d\s()+.-]+$/.test(term)) {
+      matches.push(sql`search_text like ${`%${digits}%`}`);
+    }
+    conditions.push(sql`(${sql.join(matches, sql` or `)})`);
+  }
+  if (filters.status !== undefined) conditions.push(sql`status = ${filters.status}`);
+  if (filters.createdAfter) conditions.push(sql`created_at > ${filters.createdAfter}`);
+  if (filters.updatedAfter) conditions.push(sql`updated_at > ${filters.updatedAfter}`);
+  if (filters.hasSubscription !== undefined) {
+    conditions.push(sql`active_subscription = ${filters.hasSubscription}`);
+  }
+  if (filters.ids) conditions.push(sql`id = any(${textArray(filters.ids)})`);
+  if (filters.zoneId !== undefined) {
+    conditions.push(sql`exists (
+      select 1 from addresses a join zone_zips z
+        on z.zip = a.zip and z.account_id = a.account_id and z.environment = a.environment
+      where a.customer_id = customers.id and a.removed_at is null and z.zone_id = ${filters.zoneId})`);
+  }
+  return sql.join(conditions, sql` and `);
+}
+
+/** The customer with its addresses, in one query. */
+export function findCustomerWithAddresses(
+  db: Sql,
+  tenant: Tenant,
+  id: string,
+): Promise<CustomerWithAddresses | undefined> {
+  return queryOne<CustomerWithAddresses>(
+    db,
+    sql`select ${CUSTOMER_COLUMNS}, ${ADDRESSES_JSON} from customers where ${tenantIs(tenant)} and id = ${id}`,
+  );
+}
+
+export async function listCustomers(
+  db: Sql,
+  tenant: Tenant,
+  filters: CustomerFilters,
+  page: PageRequest,
+): Promise<{ rows: CustomerWithAddresses[]; total: number }> {
+  const where = filterConditions(tenant, filters);
+  const [rows, count] = await Promise.all([
+    query<CustomerWithAddresses>(
+      db,
+      sql`select ${CUSTOMER_COLUMNS}, ${ADDRESSES_JSON} from customers where ${where}
+          order by created_at desc, id desc limit ${page.perPage} offset ${page.offset}`,
+    ),
+    queryOne<{ total: number }>(db, sql`select count(*) as total from customers where ${where}`),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+export function listAddresses(db: Sql, tenant: Tenant, customerIds: string[]): Promise<AddressRow[]> {
+  if (customerIds.length === 0) return Promise.resolve([]);
+  return query<AddressRow>(
+    db,
+    sql`select ${ADDRESS_COLUMNS} from addresses
+        where ${tenantIs(tenant)} and customer_id = any(${textArray(customerIds)}) and removed_at is null
+        order by is_default desc, created_at, id`,
+  );
+}
+
+export function findAddress(
+  db: Sql,
+  tenant: Tenant,
+  customerId: string,
+  addressId: string,
+): Promise<AddressRow | undefined> {
+  return queryOne<AddressRow>(
+    db,
+    sql`select ${ADDRESS_COLUMNS} from addresses
+        where ${tenantIs(tenant)} and customer_id = ${customerId} and id = ${addressId} and removed_at is null`,
+  );
+}
+
+export async function insertAddress(
+  db: Sql,
+  tenant: Tenant,
+  address: Omit<AddressRow, 'created_at'>,
+  now: Date,
+): Promise<void> {
+  await query(
+    db,
+    sql`insert into addresses (id, account_id, environment, customer_id, label, street, city, state, zip, access_notes, is_default, created_at)
+        values (${address.id}, ${tenant.accountId}, ${tenant.environment}, ${address.customer_id}, ${address.label},
+                ${address.street}, ${address.city}, ${address.state}, ${address.zip}, ${address.access_notes},
+                ${address.is_default}, ${now})`,
+  );
+}
+
+export async function clearDefaultAddress(db: Sql, tenant: Tenant, customerId: string): Promise<void> {
+  await query(
+    db,
+    sql`update addresses set is_default = false
+        where ${tenantIs(tenant)} and customer_id = ${customerId} and is_default and removed_at is null`,
+  );
+}
+
+export async function removeAddress(db: Sql, tenant: Tenant, addressId: string, now: Date): Promise<void> {
+  await query(
+    db,
+    sql`update addresses set removed_at = ${now}, is_default = false where ${tenantIs(tenant)} and id = ${addressId}`,
+  );
+}
+
+/** Makes the newest remaining address the default, when the customer has none. */
+export async function promoteDefaultAddress(db: Sql, tenant: Tenant, customerId: string): Promise<void> {
+  await query(
+    db,
+    sql`update addresses set is_default = true where id = (
+          select id from addresses where ${tenantIs(tenant)} and customer_id = ${customerId} and removed_at is null
+          order by created_at desc, id desc limit 1)
+        and not exists (select 1 from addresses where ${tenantIs(tenant)} and customer_id = ${customerId}
+                        and removed_at is null and is_default)`,
+  );
+}
+
+export async function countAddresses(db: Sql, tenant: Tenant, customerId: string): Promise<number> {
+  const row = await queryOne<{ count: number }>(
+    db,
+    sql`select count(*) as count from addresses where ${tenantIs(tenant)} and customer_id = ${customerId} and removed_at is null`,
+  );
+  return row?.count ?? 0;
+}
+
+export async function findAccountName(db: Sql, tenant: Tenant): Promise<string> {
+  const row = await queryOne<{ name: string }>(db, sql`select name from accounts where id = ${tenant.accountId}`);
+  return row?.name ?? 'Fieldhand';
+}
+
+/**
+ * Moves the customer's money stats in the caller's transaction: `spent` (cents paid, less
+ * refunds to the original method) and `credit` (account credit from refunds).
+ */
+export async function adjustCustomerBalances(
+  db: Sql,
+  tenant: Tenant,
+  customerId: string,
+  change: { spent?: number; credit?: number },
+): Promise<void> {
+  const spent = change.spent ?? 0;
+  const credit = change.credit ?? 0;
+  if (spent === 0 && credit === 0) return;
+  await query(
+    db,
+    sql`update customers set total_spent = total_spent + ${spent}, credit_balance = credit_balance + ${credit}
+        where ${tenantIs(tenant)} and id = ${customerId}`,
+  );
+}

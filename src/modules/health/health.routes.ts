@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
+
+const tags = ['Operations'];
+
+export function healthRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        tags,
+        summary: 'The process is up',
+        security: [],
+        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags,
+        summary: 'The database answers',
+        security: [],
+        response: { 200: Type.Object({ status: Type.Literal('ok'), database: Type.String() }) },
+      },
+    },
+    async () => {
+      try {
+        await ctx.database.ping();
+      } catch {
+        throw new AppError('service_unavailable', 'The database is not reachable.');
+      }
+      return { status: 'ok' as const, database: ctx.database.kind };
+    },
+  );
+}

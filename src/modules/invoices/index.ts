@@ -1,0 +1,18 @@
+export {
+  type BookingInvoiceInput,
+  createBookingInvoice,
+  createCancellationFeeInvoice,
+  createInvoice,
+} from './create-invoice.service.ts';
+export { invoiceRoutes } from './invoices.routes.ts';
+export type { InvoiceView } from './invoices.schemas.ts';
+export {
+  getInvoice,
+  type InvoiceDeps,
+  type IssuedInvoice,
+  invoiceDeps,
+  loadInvoiceView,
+  markOverdueInvoices,
+} from './invoices.service.ts';
+export { startOverdueInvoices } from './overdue.ts';
+export { invoiceTotals, taxOn } from './totals.ts';

@@ -1,0 +1,234 @@
+import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import type { PageRequest } from '../../core/http/pagination.ts';
+import type { Tenant } from '../../core/tenant.ts';
+import type { PaymentMethodSummary } from '../payments/index.ts';
+import type { LineItem } from './totals.ts';
+
+export type StoredStatus = 'draft' | 'pending' | 'paid' | 'overdue' | 'void';
+
+export interface InvoiceRow {
+  id: string;
+  number: string | null;
+  status: StoredStatus;
+  customer_id: string;
+  customer_first_name: string;
+  customer_last_name: string;
+  customer_email: string;
+  booking_id: string | null;
+  currency: string;
+  line_items: LineItem[];
+  subtotal: number;
+  discount: number;
+  discount_description: string | null;
+  tax_rate: number;
+  tax: number;
+  total: number;
+  amount_paid: number;
+  amount_refunded: number;
+  due_date: string;
+  send_email: boolean;
+  issued_at: string | null;
+  paid_at: string | null;
+  voided_at: string | null;
+  void_reason: string | null;
+  payment_method: PaymentMethodSummary | null;
+  last_payment_error: { code: string; message: string; at: string } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function tenantIs(tenant: Tenant, table = 'invoices'): SQL {
+  return sql`${sql.identifier(table)}.account_id = ${tenant.accountId} and ${sql.identifier(table)}.environment = ${tenant.environment}`;
+}
+
+const INVOICE_SELECT = sql.raw(`select i.id, i.number, i.status, i.customer_id, c.first_name as customer_first_name,
+  c.last_name as customer_last_name, c.email as customer_email, i.booking_id, i.currency, i.line_items, i.subtotal,
+  i.discount, i.discount_description, i.tax_rate, i.tax, i.total, i.amount_paid, i.amount_refunded,
+  i.due_date::text as due_date, i.send_email, i.issued_at, i.paid_at, i.voided_at, i.void_reason, i.payment_method,
+  i.last_payment_error, i.created_at, i.updated_at
+  from invoices i join customers c on c.id = i.customer_id`);
+
+export interface InvoiceParty {
+  first_name: string;
+  last_name: string;
+  email: string;
+  currency: string;
+  business_name: string;
+}
+
+/** The customer an invoice bills, with the account's currency and name; optionally locked. */
+export function findInvoiceParty(
+  db: Sql,
+  tenant: Tenant,
+  customerId: string,
+  options: { lock?: boolean } = {},
+): Promise<InvoiceParty | undefined> {
+  const lock = options.lock ? sql` for no key update of c` : sql``;
+  return queryOne<InvoiceParty>(
+    db,
+    sql`select c.first_name, c.last_name, c.email, a.currency, a.name as business_name
+        from customers c join accounts a on a.id = c.account_id
+        where ${tenantIs(tenant, 'c')} and c.id = ${customerId}${lock}`,
+  );
+}
+
+/**
+ * The next number of this (account, environment). The upsert locks the counter row until the
+ * caller's transaction ends, so a rolled-back invoice gives its number back: no gaps.
+ */
+export async function takeInvoiceSequence(tx: Sql, tenant: Tenant): Promise<number> {
+  const row = await queryOne<{ last_number: number }>(
+    tx,
+    sql`insert into invoice_counters (account_id, environment, last_number)
+        values (${tenant.accountId}, ${tenant.environment}, 1)
+        on conflict (account_id, environment) do update set last_number = invoice_counters.last_number + 1
+        returning last_number`,
+  );
+  if (!row) throw new Error('invoice counter returned no row');
+  return row.last_number;
+}
+
+export interface NewInvoiceRow {
+  id: string;
+  number: string | null;
+  status: StoredStatus;
+  customer_id: string;
+  booking_id: string | null;
+  currency: string;
+  line_items: LineItem[];
+  subtotal: number;
+  discount: number;
+  discount_description: string | null;
+  tax_rate: number;
+  tax: number;
+  total: number;
+  due_date: string;
+  send_email: boolean;
+  issued_at: Date | null;
+  paid_at: Date | null;
+  now: Date;
+}
+
+export async function insertInvoice(db: Sql, tenant: Tenant, row: NewInvoiceRow): Promise<void> {
+  await query(
+    db,
+    sql`insert into invoices (id, account_id, environment, number, status, customer_id, booking_id, currency, line_items,
+                              subtotal, discount, discount_description, tax_rate, tax, total, due_date, send_email,
+                              issued_at, paid_at, created_at, updated_at)
+        values (${row.id}, ${tenant.accountId}, ${tenant.environment}, ${row.number}, ${row.status}, ${row.customer_id},
+                ${row.booking_id}, ${row.currency}, ${JSON.stringify(row.line_items)}::jsonb, ${row.subtotal},
+                ${row.discount}, ${row.discount_description}, ${row.tax_rate}, ${row.tax}, ${row.total},
+                ${row.due_date}, ${row.send_email}, ${row.issued_at}, ${row.paid_at}, ${row.now}, ${row.now})`,
+  );
+}
+
+export function findInvoice(
+  db: Sql,
+  tenant: Tenant,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<InvoiceRow | undefined> {
+  const lock = options.forUpdate ? sql` for update of i` : sql``;
+  return queryOne<InvoiceRow>(db, sql`${INVOICE_SELECT} where ${tenantIs(tenant, 'i')} and i.id = ${id}${lock}`);
+}
+
+export interface InvoiceChanges {
+  number?: string;
+  status?: StoredStatus;
+  amount_paid?: number;
+  amount_refunded?: number;
+  issued_at?: Date;
+  paid_at?: Date;
+  voided_at?: Date;
+  void_reason?: string | null;
+  payment_method?: PaymentMethodSummary;
+  last_payment_error?: InvoiceRow['last_payment_error'];
+}
+
+const JSON_COLUMNS = new Set(['payment_method', 'last_payment_error']);
+
+export async function updateInvoice(
+  db: Sql,
+  tenant: Tenant,
+  id: string,
+  changes: InvoiceChanges,
+  now: Date,
+): Promise<void> {
+  const assignments: SQL[] = [sql`updated_at = ${now}`];
+  for (const [column, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    const rendered = JSON_COLUMNS.has(column) && value !== null ? sql`${JSON.stringify(value)}::jsonb` : sql`${value}`;
+    assignments.push(sql`${sql.identifier(column)} = ${rendered}`);
+  }
+  await query(db, sql`update invoices set ${sql.join(assignments, sql`, `)} where ${tenantIs(tenant)} and id = ${id}`);
+}
+
+export interface InvoiceFilters {
+  status?: StoredStatus;
+  customerId?: string;
+  issuedFrom?: Date;
+  issuedBefore?: Date;
+  minTotal?: number;
+  maxTotal?: number;
+  ids?: string[];
+}
+
+/** `today` (UTC) decides which pending invoices already read as overdue. */
+function filterConditions(tenant: Tenant, filters: InvoiceFilters, today: string): SQL {
+  const conditions: SQL[] = [tenantIs(tenant, 'i')];
+  if (filters.status === 'overdue') {
+    conditions.push(sql`(i.status = 'overdue' or (i.status = 'pending' and i.due_date < ${today}::date))`);
+  } else if (filters.status === 'pending') {
+    conditions.push(sql`i.status = 'pending' and i.due_date >= ${today}::date`);
+  } else if (filters.status !== undefined) {
+    conditions.push(sql`i.status = ${filters.status}`);
+  }
+  if (filters.customerId !== undefined) conditions.push(sql`i.customer_id = ${filters.customerId}`);
+  if (filters.issuedFrom) conditions.push(sql`i.issued_at >= ${filters.issuedFrom}`);
+  if (filters.issuedBefore) conditions.push(sql`i.issued_at < ${filters.issuedBefore}`);
+  if (filters.minTotal !== undefined) conditions.push(sql`i.total >= ${filters.minTotal}`);
+  if (filters.maxTotal !== undefined) conditions.push(sql`i.total <= ${filters.maxTotal}`);
+  if (filters.ids) conditions.push(sql`i.id = any(${textArray(filters.ids)})`);
+  return sql.join(conditions, sql` and `);
+}
+
+export async function listInvoices(
+  db: Sql,
+  tenant: Tenant,
+  filters: InvoiceFilters,
+  page: PageRequest,
+  today: string,
+): Promise<{ rows: InvoiceRow[]; total: number }> {
+  const where = filterConditions(tenant, filters, today);
+  const [rows, count] = await Promise.all([
+    query<InvoiceRow>(
+      db,
+      sql`${INVOICE_SELECT} where ${where} order by i.created_at desc, i.id desc
+          limit ${page.perPage} offset ${page.offset}`,
+    ),
+    queryOne<{ total: number }>(db, sql`select count(*) as total from invoices i where ${where}`),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+/**
+ * Claims pending invoices past due (across all tenants: a background sweep) and marks them
+ * overdue. SKIP LOCKED lets several instances sweep at once without taking the same rows.
+ */
+export function markOverdue(
+  tx: Sql,
+  today: string,
+  now: Date,
+  limit: number,
+  accountId?: string,
+): Promise<{ id: string; account_id: string; environment: Tenant['environment'] }[]> {
+  const account = accountId === undefined ? sql`` : sql` and account_id = ${accountId}`;
+  return query(
+    tx,
+    sql`update invoices set status = 'overdue', updated_at = ${now}
+        where status = 'pending' and id in (
+          select id from invoices where status = 'pending' and due_date < ${today}::date${account}
+          order by due_date, id limit ${limit} for update skip locked)
+        returning id, account_id, environment`,
+  );
+}

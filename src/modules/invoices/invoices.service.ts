@@ -1,0 +1,435 @@
+// Invoices: issue (numbered in the issuing transaction), finalize, void, read and list, and
+// the overdue sweep. Taking money lives in collection.service.ts.
+//
+// Lock order, to stay free of deadlocks with every caller (bookings included):
+// invoice row -> customer row -> invoice counter.
+import type { Clock } from '../../core/clock.ts';
+import type { AppContext } from '../../core/context.ts';
+import { isoTimestamp, type Sql, transaction } from '../../core/db.ts';
+import type { Mailer } from '../../core/email.ts';
+import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { pageRequest, pagination, parseIds } from '../../core/http/pagination.ts';
+import { newId } from '../../core/ids.ts';
+import type { Tenant } from '../../core/tenant.ts';
+import { adjustCustomerBalances } from '../customers/index.ts';
+import { publishEvent } from '../events/index.ts';
+import {
+  builtInProcessors,
+  chargeCard,
+  listPayments,
+  listRefunds,
+  type PaymentMethodRow,
+  type PaymentProcessors,
+  type PaymentRow,
+  paymentMethodForCharge,
+  paymentSummary,
+  paymentView,
+  processorFor,
+  type RefundRow,
+  refundView,
+  requireProcessor,
+} from '../payments/index.ts';
+import * as repository from './invoices.repository.ts';
+import type { CustomerInvoiceListQuery, InvoiceListQuery, InvoiceView } from './invoices.schemas.ts';
+import { invoiceNumber, type LineItem } from './totals.ts';
+
+export interface InvoiceDeps {
+  db: Sql;
+  clock: Clock;
+  mailer: Mailer;
+  processors: PaymentProcessors;
+}
+
+/** What other modules pass to createBookingInvoice / createCancellationFeeInvoice. */
+export function invoiceDeps(ctx: Pick<AppContext, 'db' | 'clock' | 'mailer'>): InvoiceDeps {
+  return { db: ctx.db, clock: ctx.clock, mailer: ctx.mailer, processors: builtInProcessors() };
+}
+
+const DUE_IN_DAYS = 14;
+
+/** The UTC calendar day of an instant, YYYY-MM-DD. */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+export function addDays(day: string, days: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return utcDay(date);
+}
+
+export function defaultDueDate(now: Date): string {
+  return addDays(utcDay(now), DUE_IN_DAYS);
+}
+
+/** A pending invoice reads as overdue from the day after its due date, before the sweep runs. */
+export function effectiveStatus(row: Pick<repository.InvoiceRow, 'status' | 'due_date'>, now: Date) {
+  return row.status === 'pending' && row.due_date < utcDay(now) ? 'overdue' : row.status;
+}
+
+export function invoiceView(
+  row: repository.InvoiceRow,
+  payments: PaymentRow[],
+  refunds: RefundRow[],
+  now: Date,
+): InvoiceView {
+  return {
+    id: row.id,
+    object: 'invoice',
+    number: row.number,
+    status: effectiveStatus(row, now),
+    customer: {
+      id: row.customer_id,
+      name: `${row.customer_first_name} ${row.customer_last_name}`,
+      email: row.customer_email,
+    },
+    booking_id: row.booking_id,
+    currency: row.currency,
+    line_items: row.line_items,
+    subtotal: row.subtotal,
+    discount: row.discount,
+    discount_description: row.discount_description,
+    tax_rate: row.tax_rate,
+    tax: row.tax,
+    total: row.total,
+    amount_paid: row.amount_paid,
+    amount_refunded: row.amount_refunded,
+    balance: row.total - row.amount_paid,
+    due_date: row.due_date,
+    issued_at: isoTimestamp(row.issued_at),
+    paid_at: isoTimestamp(row.paid_at),
+    voided_at: isoTimestamp(row.voided_at),
+    void_reason: row.void_reason,
+    payment_method: row.payment_method,
+    last_payment_error: row.last_payment_error,
+    payments: payments.filter((payment) => payment.invoice_id === row.id).map(paymentView),
+    refunds: refunds.filter((refund) => refund.invoice_id === row.id).map(refundView),
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
+  };
+}
+
+export async function requireInvoice(db: Sql, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}) {
+  const row = await repository.findInvoice(db, tenant, id, options);
+  if (!row) throw notFound('invoice', id);
+  return row;
+}
+
+/** The invoice as the API returns it (inside a transaction: as that transaction sees it). */
+export async function loadInvoiceView(db: Sql, tenant: Tenant, id: string, now: Date): Promise<InvoiceView> {
+  const row = await requireInvoice(db, tenant, id);
+  const [payments, refunds] = await Promise.all([listPayments(db, tenant, [id]), listRefunds(db, tenant, [id])]);
+  return invoiceView(row, payments, refunds, now);
+}
+
+export function getInvoice(deps: Pick<InvoiceDeps, 'db' | 'clock'>, tenant: Tenant, id: string) {
+  return loadInvoiceView(deps.db, tenant, id, deps.clock.now());
+}
+
+/** What an invoice bills; totals are given, so a booking's invoice equals its pricing exactly. */
+export interface InvoiceSpec {
+  customerId: string;
+  bookingId: string | null;
+  lineItems: LineItem[];
+  subtotal: number;
+  discount: number;
+  discountDescription: string | null;
+  taxRate: number;
+  tax: number;
+  total: number;
+  dueDate: string;
+  draft: boolean;
+  sendEmail: boolean;
+  /** required: the default card must be charged (400 without one); if_card_on_file: when there is one. */
+  charge: 'none' | 'required' | 'if_card_on_file';
+}
+
+export interface IssuedInvoice {
+  invoice: InvoiceView;
+  /** Set when the charge was attempted and failed; the invoice stays pending with the failure. */
+  declined: { code: string; message: string } | null;
+}
+
+/** Creates an invoice in the caller's transaction, numbers it unless draft, and charges it if asked. */
+export async function issueInvoice(
+  tx: Sql,
+  deps: InvoiceDeps,
+  tenant: Tenant,
+  spec: InvoiceSpec,
+): Promise<IssuedInvoice> {
+  const now = deps.clock.now();
+  const charging = spec.charge !== 'none' && !spec.draft && spec.total > 0;
+  // Locked first when money may move: the charge updates the customer's stats (lock order).
+  const party = await repository.findInvoiceParty(tx, tenant, spec.customerId, { lock: charging });
+  if (!party) throw notFound('customer', spec.customerId, 'customer_id');
+  let card: PaymentMethodRow | undefined;
+  if (charging) {
+    if (spec.charge === 'required') requireProcessor(deps.processors, tenant);
+    // Without a processor (live, unconfigured) a booking's invoice is simply left to be paid.
+    if (processorFor(deps.processors, tenant.environment)) {
+      card = await paymentMethodForCharge(tx, tenant, spec.customerId, undefined);
+    }
+    if (!card && spec.charge === 'required') {
+      throw invalidParameter('auto_charge', 'The customer has no default card to charge; add one first.');
+    }
+  }
+
+  const issued = !spec.draft;
+  const zeroTotal = issued && spec.total === 0;
+  // Inserted as a draft and issued by the last statement: the numbering lock is then held
+  // only from there to the commit, so concurrent issuers queue as briefly as possible.
+  const row: repository.InvoiceRow = {
+    id: newId('invoice'),
+    number: null,
+    status: 'draft',
+    customer_id: spec.customerId,
+    customer_first_name: party.first_name,
+    customer_last_name: party.last_name,
+    customer_email: party.email,
+    booking_id: spec.bookingId,
+    currency: party.currency,
+    line_items: spec.lineItems,
+    subtotal: spec.subtotal,
+    discount: spec.discount,
+    discount_description: spec.discountDescription,
+    tax_rate: spec.taxRate,
+    tax: spec.tax,
+    total: spec.total,
+    amount_paid: 0,
+    amount_refunded: 0,
+    due_date: spec.dueDate,
+    send_email: spec.sendEmail,
+    issued_at: null,
+    paid_at: null,
+    voided_at: null,
+    void_reason: null,
+    payment_method: null,
+    last_payment_error: null,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+  await repository.insertInvoice(tx, tenant, { ...row, issued_at: null, paid_at: null, now });
+  if (!issued) {
+    const draft = invoiceView(row, [], [], now);
+    await publishEvent(tx, tenant, 'invoice.created', draft, now);
+    return { invoice: draft, declined: null };
+  }
+
+  let declined: IssuedInvoice['declined'] = null;
+  let payment: PaymentRow | undefined;
+  const issuing: repository.InvoiceChanges = {
+    status: zeroTotal ? 'paid' : 'pending',
+    issued_at: now,
+    paid_at: zeroTotal ? now : undefined,
+  };
+  if (card) {
+    payment = await chargeCard(tx, deps.processors, tenant, card, {
+      invoiceId: row.id,
+      customerId: row.customer_id,
+      amount: row.total,
+      currency: row.currency,
+      now,
+    });
+    if (payment.status === 'succeeded') {
+      Object.assign(issuing, {
+        status: 'paid',
+        amount_paid: row.total,
+        paid_at: now,
+        payment_method: paymentSummary(payment),
+      });
+      await adjustCustomerBalances(tx, tenant, row.customer_id, { spent: row.total });
+    } else {
+      declined = { code: payment.failure_code ?? 'card_declined', message: payment.failure_message ?? '' };
+      issuing.last_payment_error = { ...declined, at: now.toISOString() };
+    }
+  }
+  issuing.number = invoiceNumber(await repository.takeInvoiceSequence(tx, tenant));
+  await repository.updateInvoice(tx, tenant, row.id, issuing, now);
+
+  // invoice.created shows the invoice as issued, before any charge; then what the charge did.
+  Object.assign(row, {
+    number: issuing.number,
+    status: zeroTotal ? 'paid' : 'pending',
+    issued_at: now.toISOString(),
+    paid_at: zeroTotal ? now.toISOString() : null,
+  });
+  await publishEvent(tx, tenant, 'invoice.created', invoiceView(row, [], [], now), now);
+  const payments = payment ? [payment] : [];
+  if (payment?.status === 'succeeded') {
+    Object.assign(row, {
+      status: 'paid',
+      amount_paid: row.total,
+      paid_at: now.toISOString(),
+      payment_method: paymentSummary(payment),
+    });
+  }
+  row.last_payment_error = issuing.last_payment_error ?? null;
+  const invoice = invoiceView(row, payments, [], now);
+  if (invoice.status === 'paid') await publishEvent(tx, tenant, 'invoice.paid', invoice, now);
+  if (spec.sendEmail) await queueInvoiceEmail(tx, deps.mailer, tenant, invoice, party.business_name);
+  return { invoice, declined };
+}
+
+async function queueInvoiceEmail(
+  tx: Sql,
+  mailer: Mailer,
+  tenant: Tenant,
+  invoice: InvoiceView,
+  business: string,
+): Promise<void> {
+  const money = (cents: number) => `${(cents / 100).toFixed(2)} ${invoice.currency.toUpperCase()}`;
+  const lines = invoice.line_items.map(
+    (item) => `  ${item.description} x ${item.quantity} @ ${money(item.unit_price)} = ${money(item.total)}`,
+  );
+  const owed =
+    invoice.balance > 0 ? `Amount due: ${money(invoice.balance)} by ${invoice.due_date}.` : 'Paid in full. Thank you!';
+  await mailer.queue(tx, tenant, {
+    kind: 'invoice',
+    to: invoice.customer.email,
+    subject: `Invoice ${invoice.number} from ${business}`,
+    text:
+      `Hello ${invoice.customer.name},\n\nHere is invoice ${invoice.number} from ${business}.\n\n` +
+      `${lines.join('\n')}\n\nSubtotal: ${money(invoice.subtotal)}\n` +
+      (invoice.discount > 0 ? `Discount: -${money(invoice.discount)}\n` : '') +
+      `Tax: ${money(invoice.tax)}\nTotal: ${money(invoice.total)}\n\n${owed}\n`,
+  });
+}
+
+export async function finalizeInvoice(
+  deps: InvoiceDeps,
+  tenant: Tenant,
+  id: string,
+  input: { send_email?: boolean },
+): Promise<InvoiceView> {
+  const now = deps.clock.now();
+  const invoice = await transaction(deps.db, async (tx) => {
+    const row = await requireInvoice(tx, tenant, id, { forUpdate: true });
+    if (row.status !== 'draft') {
+      throw new AppError('invalid_state_transition', `Only a draft can be finalized; this invoice is ${row.status}.`);
+    }
+    const zeroTotal = row.total === 0;
+    await repository.updateInvoice(
+      tx,
+      tenant,
+      id,
+      {
+        number: invoiceNumber(await repository.takeInvoiceSequence(tx, tenant)),
+        status: zeroTotal ? 'paid' : 'pending',
+        issued_at: now,
+        paid_at: zeroTotal ? now : undefined,
+      },
+      now,
+    );
+    const view = await loadInvoiceView(tx, tenant, id, now);
+    await publishEvent(tx, tenant, 'invoice.finalized', view, now);
+    if (zeroTotal) await publishEvent(tx, tenant, 'invoice.paid', view, now);
+    if (input.send_email ?? row.send_email) {
+      const party = await repository.findInvoiceParty(tx, tenant, row.customer_id);
+      await queueInvoiceEmail(tx, deps.mailer, tenant, view, party?.business_name ?? 'Fieldhand');
+    }
+    return view;
+  });
+  deps.mailer.wake();
+  return invoice;
+}
+
+export async function voidInvoice(
+  deps: InvoiceDeps,
+  tenant: Tenant,
+  id: string,
+  input: { reason?: string },
+): Promise<InvoiceView> {
+  const now = deps.clock.now();
+  return transaction(deps.db, async (tx) => {
+    const row = await requireInvoice(tx, tenant, id, { forUpdate: true });
+    if (row.status === 'void') throw new AppError('invalid_state_transition', 'This invoice is already void.');
+    if (row.status === 'paid' || row.amount_paid > 0) {
+      throw new AppError(
+        'invoice_already_paid',
+        'Money was collected on this invoice, so it cannot be voided; refund it instead.',
+      );
+    }
+    // Charges capture at once, so there is no authorisation to release.
+    await repository.updateInvoice(
+      tx,
+      tenant,
+      id,
+      { status: 'void', voided_at: now, void_reason: input.reason ?? null },
+      now,
+    );
+    const view = await loadInvoiceView(tx, tenant, id, now);
+    await publishEvent(tx, tenant, 'invoice.voided', view, now);
+    return view;
+  });
+}
+
+/** A plain date is a whole UTC day: from its midnight, or (for date_to) up to the next one. */
+function dateBound(value: string | undefined, end: boolean): Date | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(`${end ? addDays(value, 1) : value}T00:00:00Z`);
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) throw invalidParameter(end ? 'date_to' : 'date_from', 'Invalid date.');
+  // an exact timestamp as date_to is inclusive
+  return end ? new Date(at.getTime() + 1) : at;
+}
+
+export async function listInvoices(
+  deps: Pick<InvoiceDeps, 'db' | 'clock'>,
+  tenant: Tenant,
+  query: InvoiceListQuery | (CustomerInvoiceListQuery & { customer_id?: string }),
+) {
+  const now = deps.clock.now();
+  const page = pageRequest(query);
+  const { rows, total } = await repository.listInvoices(
+    deps.db,
+    tenant,
+    {
+      status: query.status,
+      customerId: query.customer_id,
+      issuedFrom: dateBound(query.date_from, false),
+      issuedBefore: dateBound(query.date_to, true),
+      minTotal: query.min_amount,
+      maxTotal: query.max_amount,
+      ids: parseIds(query.ids, 'inv'),
+    },
+    page,
+    utcDay(now),
+  );
+  const ids = rows.map((row) => row.id);
+  const [payments, refunds] = await Promise.all([
+    listPayments(deps.db, tenant, ids),
+    listRefunds(deps.db, tenant, ids),
+  ]);
+  return { data: rows.map((row) => invoiceView(row, payments, refunds, now)), pagination: pagination(page, total) };
+}
+
+export async function listCustomerInvoices(
+  deps: Pick<InvoiceDeps, 'db' | 'clock'>,
+  tenant: Tenant,
+  customerId: string,
+  query: CustomerInvoiceListQuery,
+) {
+  if (!(await repository.findInvoiceParty(deps.db, tenant, customerId))) throw notFound('customer', customerId);
+  return listInvoices(deps, tenant, { ...query, customer_id: customerId });
+}
+
+/**
+ * One pass of the overdue sweep: persists `overdue` for pending invoices past due and
+ * publishes invoice.overdue once per invoice. Returns how many it marked. `accountId` limits
+ * the sweep to one account.
+ */
+export async function markOverdueInvoices(
+  db: Sql,
+  clock: Clock,
+  options: { limit?: number; accountId?: string } = {},
+): Promise<number> {
+  const now = clock.now();
+  return transaction(db, async (tx) => {
+    const marked = await repository.markOverdue(tx, utcDay(now), now, options.limit ?? 100, options.accountId);
+    for (const invoice of marked) {
+      const tenant: Tenant = { accountId: invoice.account_id, environment: invoice.environment };
+      await publishEvent(tx, tenant, 'invoice.overdue', await loadInvoiceView(tx, tenant, invoice.id, now), now);
+    }
+    return marked.length;
+  });
+}

@@ -1,0 +1,276 @@
+// Dashboard sign-in: a random token in an HttpOnly cookie, only its hash in the database, a
+// per-session CSRF secret for every form, and throttling of failed sign-ins per e-mail and IP.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../core/context.ts';
+import { newId } from '../../core/ids.ts';
+import type { Environment, Tenant } from '../../core/tenant.ts';
+import { authenticateUser, hashSecret } from '../accounts/index.ts';
+import * as repository from './sessions.repository.ts';
+
+export const SESSION_COOKIE = 'fieldhand_session';
+/** Double-submit token for the login form, which comes before any session exists. */
+export const LOGIN_CSRF_COOKIE = 'fieldhand_login_csrf';
+
+/** A session ends after this long without a request … */
+export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+/** … and in any case this long after sign-in. */
+export const SESSION_MAX_MS = 7 * 24 * 60 * 60 * 1000;
+/** last_seen_at is written at most this often, to keep page views free of writes. */
+const TOUCH_EVERY_MS = 60 * 1000;
+
+export const THROTTLE_MAX_FAILURES = 5;
+export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
+export const THROTTLE_LOCK_MS = 15 * 60 * 1000;
+
+export interface Session {
+  id: string;
+  userId: string;
+  userEmail: string;
+  userName: string;
+  accountId: string;
+  accountName: string;
+  /** The dashboard's test/live switch: every page shows this environment's data. */
+  environment: Environment;
+  csrfSecret: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export type SignInResult =
+  | { ok: true; session: Session }
+  | { ok: false; reason: 'invalid_credentials' | 'throttled'; message: string; retryAfterSeconds?: number };
+
+/** The tenant a session's pages show: its account, in the environment the switch selects. */
+export function sessionTenant(session: Session): Tenant {
+  return { accountId: session.accountId, environment: session.environment };
+}
+
+function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+function secureCookies(ctx: AppContext): boolean {
+  return ctx.config.baseUrl.startsWith('https:') || ctx.config.authUrl.startsWith('https:');
+}
+
+function cookieHeader(ctx: AppContext, name: string, value: string, maxAgeSeconds: number): string {
+  const parts = [`${name}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`];
+  if (secureCookies(ctx)) parts.push('Secure');
+  return parts.join('; ');
+}
+
+/** Adds a Set-Cookie header without dropping ones set earlier in the request. */
+function appendCookie(reply: FastifyReply, cookie: string): void {
+  const existing = reply.getHeader('set-cookie');
+  const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
+  reply.header('set-cookie', [...list, cookie]);
+}
+
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const index = part.indexOf('=');
+    if (index < 0) continue;
+    if (part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
+  }
+  return undefined;
+}
+
+function toSession(row: repository.SessionRow): Session {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    userEmail: row.user_email,
+    userName: row.user_name,
+    accountId: row.account_id,
+    accountName: row.account_name,
+    environment: row.environment,
+    csrfSecret: row.csrf_secret,
+    createdAt: new Date(row.created_at),
+    expiresAt: new Date(row.expires_at),
+  };
+}
+
+function expiry(createdAt: Date, now: Date): Date {
+  return new Date(Math.min(now.getTime() + SESSION_IDLE_MS, createdAt.getTime() + SESSION_MAX_MS));
+}
+
+const resolved = new WeakMap<FastifyRequest, Promise<Session | null>>();
+
+/** The signed-in session of this request, or null (looked up once per request). */
+export function currentSession(ctx: AppContext, request: FastifyRequest): Promise<Session | null> {
+  let found = resolved.get(request);
+  if (!found) {
+    found = lookUpSession(ctx, request);
+    resolved.set(request, found);
+  }
+  return found;
+}
+
+async function lookUpSession(ctx: AppContext, request: FastifyRequest): Promise<Session | null> {
+  const token = readCookie(request, SESSION_COOKIE);
+  if (!token || token.length > 100) return null;
+  const now = ctx.clock.now();
+  const row = await repository.findSessionByTokenHash(ctx.db, hashSecret(token), now);
+  if (!row) return null;
+  const session = toSession(row);
+  if (now.getTime() - new Date(row.last_seen_at).getTime() >= TOUCH_EVERY_MS) {
+    session.expiresAt = expiry(session.createdAt, now);
+    await repository.touchSession(ctx.db, session.id, now, session.expiresAt);
+  }
+  return session;
+}
+
+/** Where the login page sends a visitor back to; only paths on this site, never elsewhere. */
+export function safeNext(next: unknown): string {
+  if (typeof next !== 'string' || next.length > 2000) return '/dashboard';
+  // "//host" and "/\host" are other sites to a browser; control characters are never legitimate.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+  if (!/^\/(?![/\\])/.test(next) || /[\u0000-\u001f\u007f]/.test(next)) return '/dashboard';
+  if (next === '/dashboard' || next.startsWith('/dashboard/') || next.startsWith('/dashboard?')) return next;
+  if (next.startsWith('/oauth/')) return next;
+  return '/dashboard';
+}
+
+export function loginUrl(next: string): string {
+  return `/dashboard/login?next=${encodeURIComponent(safeNext(next))}`;
+}
+
+/**
+ * The session, or null after answering with a redirect to the login page (which comes back
+ * to this URL for a GET). Use: `const session = await requireSession(ctx, request, reply);
+ * if (!session) return reply;`
+ */
+export async function requireSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<Session | null> {
+  const session = await currentSession(ctx, request);
+  if (session) return session;
+  const next = request.method === 'GET' ? request.url : '/dashboard';
+  await reply.redirect(loginUrl(next), 303);
+  return null;
+}
+
+function subjectHashes(email: string, ip: string) {
+  return {
+    email: hashSecret(`email:${email.trim().toLowerCase()}`),
+    ip: hashSecret(`ip:${ip}`),
+  };
+}
+
+async function lockedUntil(ctx: AppContext, hashes: string[], now: Date): Promise<Date | null> {
+  let latest: Date | null = null;
+  for (const row of await repository.findThrottles(ctx.db, hashes)) {
+    if (!row.locked_until) continue;
+    const until = new Date(row.locked_until);
+    if (until > now && (!latest || until > latest)) latest = until;
+  }
+  return latest;
+}
+
+function throttled(until: Date, now: Date): SignInResult {
+  const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  return {
+    ok: false,
+    reason: 'throttled',
+    retryAfterSeconds: seconds,
+    message: `Too many failed sign-in attempts. For your security, sign-in is paused; try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  };
+}
+
+/**
+ * Checks the password and, when right, starts a session and sets its cookie. Five failures
+ * for one e-mail or one IP within 15 minutes pause sign-in for both for 15 minutes.
+ */
+export async function signIn(
+  ctx: AppContext,
+  reply: FastifyReply,
+  email: string,
+  password: string,
+  ip: string,
+): Promise<SignInResult> {
+  const now = ctx.clock.now();
+  const subjects = subjectHashes(email, ip);
+  const hashes = [subjects.email, subjects.ip];
+  const lock = await lockedUntil(ctx, hashes, now);
+  if (lock) return throttled(lock, now);
+
+  const user = email && password ? await authenticateUser(ctx.db, email.trim(), password) : null;
+  if (!user) {
+    const windowStart = new Date(now.getTime() - THROTTLE_WINDOW_MS);
+    const until = new Date(now.getTime() + THROTTLE_LOCK_MS);
+    for (const hash of hashes) {
+      await repository.recordFailure(ctx.db, hash, now, windowStart, THROTTLE_MAX_FAILURES, until);
+    }
+    const lockNow = await lockedUntil(ctx, hashes, now);
+    if (lockNow) return throttled(lockNow, now);
+    return { ok: false, reason: 'invalid_credentials', message: 'That e-mail and password do not match.' };
+  }
+
+  await repository.clearThrottle(ctx.db, subjects.email);
+  await repository.deleteExpiredSessions(ctx.db, user.id, now);
+  const token = randomToken();
+  const row = {
+    id: newId('session'),
+    accountId: user.accountId,
+    environment: 'test' as Environment,
+    userId: user.id,
+    tokenHash: hashSecret(token),
+    csrfSecret: randomToken(),
+    now,
+    expiresAt: expiry(now, now),
+  };
+  await repository.insertSession(ctx.db, row);
+  appendCookie(reply, cookieHeader(ctx, SESSION_COOKIE, token, Math.floor(SESSION_MAX_MS / 1000)));
+  const session = await repository.findSessionByTokenHash(ctx.db, row.tokenHash, now);
+  if (!session) throw new Error('session vanished right after it was created');
+  return { ok: true, session: toSession(session) };
+}
+
+/** Ends the request's session (if any) and clears its cookie. */
+export async function signOut(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const token = readCookie(request, SESSION_COOKIE);
+  if (token) await repository.deleteSessionByTokenHash(ctx.db, hashSecret(token));
+  resolved.set(request, Promise.resolve(null));
+  appendCookie(reply, cookieHeader(ctx, SESSION_COOKIE, '', 0));
+}
+
+/** The test/live switch: every page of this session shows `environment` from now on. */
+export async function switchEnvironment(ctx: AppContext, session: Session, environment: Environment): Promise<void> {
+  await repository.setSessionEnvironment(ctx.db, session.id, environment);
+  session.environment = environment;
+}
+
+/** The value of the hidden `_csrf` field every form of this session carries. */
+export function csrfToken(session: Session): string {
+  return session.csrfSecret;
+}
+
+function sameSecret(expected: string, given: unknown): boolean {
+  if (typeof given !== 'string' || given.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
+
+/** True when a posted `_csrf` value belongs to this session. */
+export function verifyCsrf(session: Session, token: unknown): boolean {
+  return sameSecret(session.csrfSecret, token);
+}
+
+/** The login form's CSRF token: kept in a short-lived cookie and echoed in the form. */
+export function loginCsrfToken(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): string {
+  const existing = readCookie(request, LOGIN_CSRF_COOKIE);
+  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  const token = randomToken();
+  appendCookie(reply, cookieHeader(ctx, LOGIN_CSRF_COOKIE, token, 60 * 60));
+  return token;
+}
+
+export function verifyLoginCsrf(request: FastifyRequest, token: unknown): boolean {
+  const expected = readCookie(request, LOGIN_CSRF_COOKIE);
+  return expected !== undefined && expected.length > 0 && sameSecret(expected, token);
+}

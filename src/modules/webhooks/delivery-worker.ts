@@ -1,0 +1,152 @@
+// The delivery worker: claims due attempts in short transactions under a lease, makes up to
+// `concurrency` of them at once, renews the leases of those still running, and on stop waits
+// for them. Every instance may run one; the lease keeps them off each other's attempts.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../core/clock.ts';
+import type { Database } from '../../core/db.ts';
+import type { Mailer } from '../../core/email.ts';
+import { randomBase62 } from '../../core/ids.ts';
+import { type Loop, startLoop } from '../../core/jobs.ts';
+import * as deliveries from './deliveries.repository.ts';
+import { makeAttempt, SuccessLog } from './deliveries.service.ts';
+import { DeliveryClient } from './delivery-client.ts';
+import { DELIVERY_CHANNEL } from './webhooks.repository.ts';
+
+/** Long enough to outlive a slow claim; short enough that a crashed instance's work resumes soon. */
+const LEASE_MS = 15_000;
+const RENEW_EVERY_MS = 5_000;
+const CLAIM_BATCH = 100;
+/**
+ * New events are found by polling, not NOTIFY: a NOTIFY takes a database-wide lock at commit,
+ * which would serialise every transaction that publishes an event. Test sends and retries by
+ * hand do notify (rare), and so can tests.
+ */
+const POLL_MS = 100;
+
+export interface DeliveryWorkerOptions {
+  database: Database;
+  clock: Clock;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  allowPrivateUrls: boolean;
+  concurrency?: number;
+  /** How often to look for due attempts when nothing wakes the worker. */
+  pollMs?: number;
+}
+
+export class DeliveryWorker {
+  /** This instance's name on the leases it holds. */
+  readonly owner = `worker_${randomBase62(16)}`;
+  private readonly client: DeliveryClient;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly concurrency: number;
+  private readonly capacity: number;
+  /** Claimed, waiting for a free slot. */
+  private readonly waiting: deliveries.ClaimedAttempt[] = [];
+  private readonly successes: SuccessLog;
+  private loop: Loop | undefined;
+  private renewTimer: NodeJS.Timeout | undefined;
+  private stopListening: (() => Promise<void>) | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    this.concurrency = options.concurrency ?? 50;
+    this.capacity = this.concurrency * 4;
+    this.client = new DeliveryClient({ allowPrivateUrls: options.allowPrivateUrls, maxSockets: this.concurrency });
+    this.successes = new SuccessLog(options.database.sql, this.owner);
+  }
+
+  async start(): Promise<void> {
+    const { log, database } = this.options;
+    this.loop = startLoop({
+      name: 'webhook-deliveries',
+      everyMs: this.options.pollMs ?? POLL_MS,
+      log,
+      run: () => this.claimAndSend(),
+    });
+    this.renewTimer = setInterval(() => {
+      this.renewLeases().catch((error) => log.warn({ err: error }, 'webhook lease renewal failed'));
+    }, RENEW_EVERY_MS);
+    this.renewTimer.unref();
+    try {
+      const stopListening = await database.listen(DELIVERY_CHANNEL, () => this.wake());
+      if (this.stopped) await stopListening();
+      else this.stopListening = stopListening;
+    } catch (error) {
+      log.warn({ err: error }, 'webhook wake-ups unavailable; polling only');
+    }
+  }
+
+  wake(): void {
+    this.loop?.wake();
+  }
+
+  /** Stops claiming, then waits for the attempts in flight (at most the 30 s timeout). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.stopListening?.();
+    await this.loop?.stop();
+    // what was claimed but not started goes back at once, for another instance to take
+    const unstarted = this.waiting.splice(0).map((attempt) => attempt.id);
+    await deliveries.releaseLeases(this.options.database.sql, this.owner, unstarted).catch(() => {});
+    await Promise.allSettled(this.inFlight.values());
+    clearInterval(this.renewTimer);
+    this.client.close();
+  }
+
+  /**
+   * Claims ahead of sending: up to `capacity` attempts are held (sending or waiting their turn),
+   * so that the next claim's commit overlaps with the sends instead of stalling them.
+   */
+  private async claimAndSend(): Promise<boolean> {
+    const room = this.capacity - this.inFlight.size - this.waiting.length;
+    if (room <= 0 || this.stopped) return false;
+    const limit = Math.min(room, CLAIM_BATCH);
+    const now = this.options.clock.now();
+    const claimed = await deliveries.claimDueAttempts(this.options.database.sql, {
+      now,
+      leaseUntil: new Date(now.getTime() + LEASE_MS),
+      owner: this.owner,
+      limit,
+      exclude: this.heldIds(),
+    });
+    this.waiting.push(...claimed);
+    this.dispatch();
+    return claimed.length === limit;
+  }
+
+  private dispatch(): void {
+    const { database, clock, log } = this.options;
+    const deps = {
+      db: database.sql,
+      clock,
+      mailer: this.options.mailer,
+      client: this.client,
+      owner: this.owner,
+      successes: this.successes,
+    };
+    while (this.inFlight.size < this.concurrency && !this.stopped) {
+      const attempt = this.waiting.shift();
+      if (!attempt) break;
+      const running = makeAttempt(deps, attempt)
+        .catch((error) => log.error({ err: error, deliveryId: attempt.id }, 'webhook attempt failed to record'))
+        .finally(() => {
+          this.inFlight.delete(attempt.id);
+          this.dispatch();
+          // claim again once half the room is free, rather than once per finished attempt
+          if (this.inFlight.size + this.waiting.length <= this.capacity / 2) this.wake();
+        });
+      this.inFlight.set(attempt.id, running);
+    }
+  }
+
+  private heldIds(): string[] {
+    return [...this.inFlight.keys(), ...this.waiting.map((attempt) => attempt.id)];
+  }
+
+  private async renewLeases(): Promise<void> {
+    const ids = this.heldIds();
+    const until = new Date(this.options.clock.now().getTime() + LEASE_MS);
+    await deliveries.renewLeases(this.options.database.sql, this.owner, ids, until);
+  }
+}

@@ -1,0 +1,244 @@
+import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import type { PageRequest } from '../../core/http/pagination.ts';
+import type { Tenant } from '../../core/tenant.ts';
+
+export interface EndpointRow {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: 'active' | 'disabled';
+  disabled_reason: 'manual' | 'gone' | 'failing' | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AttemptRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  manual: boolean;
+  status: 'pending' | 'succeeded' | 'failed';
+  response_code: number | null;
+  response_time_ms: number | null;
+  error_type: string | null;
+  error_message: string | null;
+  attempted_at: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+}
+
+/** Workers are woken through this channel when attempts become due (see `insertAttempts`). */
+export const DELIVERY_CHANNEL = 'webhook_deliveries';
+
+const ENDPOINT_COLUMNS = sql.raw(`id, url, events, description, status, disabled_reason, secret, previous_secret,
+  previous_secret_expires_at, failing_since, created_at, updated_at`);
+
+const ATTEMPT_COLUMNS = sql.raw(`id, endpoint_id, event_id, event_type, attempt, manual, status, response_code,
+  response_time_ms, error_type, error_message, attempted_at, next_attempt_at, created_at`);
+
+function tenantIs(tenant: Tenant): SQL {
+  return sql`account_id = ${tenant.accountId} and environment = ${tenant.environment}`;
+}
+
+export async function insertEndpoint(
+  db: Sql,
+  tenant: Tenant,
+  endpoint: { id: string; url: string; events: string[]; description: string | null; secret: string; now: Date },
+): Promise<void> {
+  await query(
+    db,
+    sql`insert into webhook_endpoints (id, account_id, environment, url, events, description, secret, created_at, updated_at)
+        values (${endpoint.id}, ${tenant.accountId}, ${tenant.environment}, ${endpoint.url}, ${textArray(endpoint.events)},
+                ${endpoint.description}, ${endpoint.secret}, ${endpoint.now}, ${endpoint.now})`,
+  );
+}
+
+export function findEndpoint(
+  db: Sql,
+  tenant: Tenant,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<EndpointRow | undefined> {
+  const lock = options.forUpdate ? sql` for update` : sql``;
+  return queryOne<EndpointRow>(
+    db,
+    sql`select ${ENDPOINT_COLUMNS} from webhook_endpoints where ${tenantIs(tenant)} and id = ${id}${lock}`,
+  );
+}
+
+export async function listEndpoints(
+  db: Sql,
+  tenant: Tenant,
+  filters: { status?: string; ids?: string[] },
+  page: PageRequest,
+): Promise<{ rows: EndpointRow[]; total: number }> {
+  const conditions = [tenantIs(tenant)];
+  if (filters.status) conditions.push(sql`status = ${filters.status}`);
+  if (filters.ids) conditions.push(sql`id = any(${textArray(filters.ids)})`);
+  const where = sql.join(conditions, sql` and `);
+  const [rows, count] = await Promise.all([
+    query<EndpointRow>(
+      db,
+      sql`select ${ENDPOINT_COLUMNS} from webhook_endpoints where ${where}
+          order by created_at desc, id desc limit ${page.perPage} offset ${page.offset}`,
+    ),
+    queryOne<{ total: number }>(db, sql`select count(*) as total from webhook_endpoints where ${where}`),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+export async function updateEndpoint(
+  db: Sql,
+  tenant: Tenant,
+  id: string,
+  changes: Partial<{
+    url: string;
+    events: string[];
+    description: string | null;
+    status: EndpointRow['status'];
+    disabled_reason: EndpointRow['disabled_reason'];
+    secret: string;
+    previous_secret: string | null;
+    previous_secret_expires_at: Date | null;
+    failing_since: Date | null;
+  }>,
+  now: Date,
+): Promise<void> {
+  const assignments: SQL[] = [sql`updated_at = ${now}`];
+  for (const [column, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    const rendered = column === 'events' ? textArray(value as string[]) : sql`${value}`;
+    assignments.push(sql`${sql.identifier(column)} = ${rendered}`);
+  }
+  await query(
+    db,
+    sql`update webhook_endpoints set ${sql.join(assignments, sql`, `)} where ${tenantIs(tenant)} and id = ${id}`,
+  );
+}
+
+export async function deleteEndpoint(db: Sql, tenant: Tenant, id: string): Promise<void> {
+  await query(db, sql`delete from webhook_endpoints where ${tenantIs(tenant)} and id = ${id}`);
+}
+
+/** Active endpoints subscribed to `type` by name, by `resource.*` or by `*`. */
+export async function subscribedEndpointIds(db: Sql, tenant: Tenant, type: string): Promise<string[]> {
+  const patterns = [type, `${type.split('.')[0]}.*`, '*'];
+  const rows = await query<{ id: string }>(
+    db,
+    sql`select id from webhook_endpoints
+        where ${tenantIs(tenant)} and status = 'active' and events && ${textArray(patterns)}`,
+  );
+  return rows.map((row) => row.id);
+}
+
+export interface NewAttempt {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  manual: boolean;
+  dueAt: Date;
+}
+
+/**
+ * Queues attempts; with `notify`, the same statement wakes every instance's worker once the
+ * caller's transaction commits (one round trip on the publishing path).
+ */
+export async function insertAttempts(
+  db: Sql,
+  tenant: Tenant,
+  attempts: NewAttempt[],
+  now: Date,
+  options: { notify?: boolean } = {},
+): Promise<void> {
+  if (attempts.length === 0) return;
+  const values = attempts.map(
+    (a) => sql`(${a.id}, ${tenant.accountId}, ${tenant.environment}, ${a.endpointId}, ${a.eventId}, ${a.eventType},
+                ${a.attempt}, ${a.manual}, 'pending', ${a.dueAt}::timestamptz, ${now}::timestamptz)`,
+  );
+  const insert = sql`insert into webhook_deliveries (id, account_id, environment, endpoint_id, event_id, event_type,
+                                                     attempt, manual, status, next_attempt_at, created_at)
+                     values ${sql.join(values, sql`, `)}`;
+  if (!options.notify) {
+    await query(db, insert);
+    return;
+  }
+  await query(
+    db,
+    sql`with queued as (${insert} returning 1) select pg_notify(${DELIVERY_CHANNEL}, '') from queued limit 1`,
+  );
+}
+
+export async function listAttempts(
+  db: Sql,
+  tenant: Tenant,
+  endpointId: string,
+  filters: { status?: string; eventId?: string; ids?: string[] },
+  page: PageRequest,
+): Promise<{ rows: AttemptRow[]; total: number }> {
+  const conditions = [tenantIs(tenant), sql`endpoint_id = ${endpointId}`];
+  if (filters.status) conditions.push(sql`status = ${filters.status}`);
+  if (filters.eventId) conditions.push(sql`event_id = ${filters.eventId}`);
+  if (filters.ids) conditions.push(sql`id = any(${textArray(filters.ids)})`);
+  const where = sql.join(conditions, sql` and `);
+  const [rows, count] = await Promise.all([
+    query<AttemptRow>(
+      db,
+      sql`select ${ATTEMPT_COLUMNS} from webhook_deliveries where ${where}
+          order by created_at desc, attempt desc, id desc limit ${page.perPage} offset ${page.offset}`,
+    ),
+    queryOne<{ total: number }>(db, sql`select count(*) as total from webhook_deliveries where ${where}`),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+export function findAttempt(db: Sql, tenant: Tenant, endpointId: string, id: string): Promise<AttemptRow | undefined> {
+  return queryOne<AttemptRow>(
+    db,
+    sql`select ${ATTEMPT_COLUMNS} from webhook_deliveries where ${tenantIs(tenant)} and endpoint_id = ${endpointId} and id = ${id}`,
+  );
+}
+
+/** The attempt of this event for this endpoint still waiting to be made, if any (not one in flight). */
+export function findWaitingAttempt(
+  db: Sql,
+  tenant: Tenant,
+  endpointId: string,
+  eventId: string,
+  now: Date,
+): Promise<AttemptRow | undefined> {
+  return queryOne<AttemptRow>(
+    db,
+    sql`select ${ATTEMPT_COLUMNS} from webhook_deliveries
+        where ${tenantIs(tenant)} and endpoint_id = ${endpointId} and event_id = ${eventId} and status = 'pending'
+          and (leased_until is null or leased_until <= ${now})
+        order by attempt desc limit 1 for update skip locked`,
+  );
+}
+
+export async function lastAttemptNumber(db: Sql, tenant: Tenant, endpointId: string, eventId: string): Promise<number> {
+  const row = await queryOne<{ attempt: number | null }>(
+    db,
+    sql`select max(attempt) as attempt from webhook_deliveries
+        where ${tenantIs(tenant)} and endpoint_id = ${endpointId} and event_id = ${eventId}`,
+  );
+  return row?.attempt ?? 0;
+}
+
+/** Brings a waiting attempt forward, waking the workers on commit. */
+export async function rescheduleAttempt(db: Sql, tenant: Tenant, id: string, dueAt: Date): Promise<void> {
+  await query(
+    db,
+    sql`with moved as (
+          update webhook_deliveries set next_attempt_at = ${dueAt} where ${tenantIs(tenant)} and id = ${id} returning 1
+        ) select pg_notify(${DELIVERY_CHANNEL}, '') from moved`,
+  );
+}

@@ -1,0 +1,308 @@
+import type { Clock } from '../../core/clock.ts';
+import { isoTimestamp, type Sql, transaction } from '../../core/db.ts';
+import { invalidParameter, notFound } from '../../core/errors.ts';
+import { pageRequest, pagination, parseIds } from '../../core/http/pagination.ts';
+import { newId } from '../../core/ids.ts';
+import type { Tenant } from '../../core/tenant.ts';
+import { EVENT_TYPES, type EventSubscriber, type EventType, recordSampleEvent } from '../events/index.ts';
+import { sampleObject } from './sample-events.ts';
+import { generateSecret } from './signing.ts';
+import { checkWebhookUrl, UnsafeUrlError } from './url-guard.ts';
+import * as repository from './webhooks.repository.ts';
+import type {
+  DeliveryListQuery,
+  NewWebhookBody,
+  TestWebhookBody,
+  UpdateWebhookBody,
+  WebhookDeliveryView,
+  WebhookListQuery,
+  WebhookView,
+  WebhookWithSecretView,
+} from './webhooks.schemas.ts';
+
+export interface WebhookDeps {
+  db: Sql;
+  clock: Clock;
+  allowPrivateUrls: boolean;
+}
+
+/** After rotate_secret the old secret still signs for this long, so receivers can switch over. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+const RESOURCES = new Set(EVENT_TYPES.map((type) => type.split('.')[0]));
+
+/** Checks event names and patterns (`*`, `resource.*`); keeps the first of any duplicates. */
+export function eventPatterns(requested: string[]): string[] {
+  for (const pattern of requested) {
+    const [resource, action] = pattern.split('.');
+    const known =
+      pattern === '*' ||
+      (EVENT_TYPES as readonly string[]).includes(pattern) ||
+      (action === '*' && resource !== undefined && RESOURCES.has(resource) && pattern.split('.').length === 2);
+    if (!known) {
+      throw invalidParameter(
+        'events',
+        `Unknown event '${pattern}'. Use an event name such as booking.created, a pattern such as booking.*, or *.`,
+      );
+    }
+  }
+  return [...new Set(requested)];
+}
+
+/** Whether an endpoint with these patterns receives events of `type`. */
+export function subscribes(patterns: readonly string[], type: string): boolean {
+  return patterns.some((pattern) => pattern === '*' || pattern === type || pattern === `${type.split('.')[0]}.*`);
+}
+
+export function webhookView(row: repository.EndpointRow): WebhookView {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    status: row.status,
+    disabled_reason: row.disabled_reason,
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
+  };
+}
+
+export function deliveryView(row: repository.AttemptRow): WebhookDeliveryView {
+  return {
+    id: row.id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    attempt: row.attempt,
+    status: row.status,
+    response_code: row.response_code,
+    response_time_ms: row.response_time_ms,
+    error: row.error_type ? { type: row.error_type, message: row.error_message ?? '' } : null,
+    attempted_at: isoTimestamp(row.attempted_at),
+    next_attempt_at: isoTimestamp(row.next_attempt_at),
+  };
+}
+
+async function safeUrl(deps: WebhookDeps, url: string): Promise<string> {
+  try {
+    return (await checkWebhookUrl(url, { allowPrivate: deps.allowPrivateUrls })).toString();
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) throw invalidParameter('url', error.message);
+    throw error;
+  }
+}
+
+async function endpointOrThrow(db: Sql, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}) {
+  const row = await repository.findEndpoint(db, tenant, id, options);
+  if (!row) throw notFound('webhook', id);
+  return row;
+}
+
+/**
+ * Fans an event out to the endpoints subscribed to it, inside the publishing transaction:
+ * the attempts commit exactly when the event does, so none is lost and none is invented, and
+ * the worker needs no cursor over the event log (whose commit order differs from id order).
+ */
+export const fanOutEvent: EventSubscriber = async (tx, tenant, event) => {
+  const endpointIds = await repository.subscribedEndpointIds(tx, tenant, event.type);
+  if (endpointIds.length === 0) return;
+  await repository.insertAttempts(
+    tx,
+    tenant,
+    endpointIds.map((endpointId) => ({
+      id: newId('webhookDelivery'),
+      endpointId,
+      eventId: event.id,
+      eventType: event.type,
+      attempt: 1,
+      manual: false,
+      dueAt: event.at,
+    })),
+    event.at,
+  );
+};
+
+export async function createWebhook(
+  deps: WebhookDeps,
+  tenant: Tenant,
+  input: NewWebhookBody,
+): Promise<WebhookWithSecretView> {
+  const events = eventPatterns(input.events);
+  const url = await safeUrl(deps, input.url);
+  const id = newId('webhook');
+  const secret = generateSecret();
+  const now = deps.clock.now();
+  await repository.insertEndpoint(deps.db, tenant, {
+    id,
+    url,
+    events,
+    description: input.description ?? null,
+    secret,
+    now,
+  });
+  return { ...(await getWebhook(deps.db, tenant, id)), secret };
+}
+
+export async function getWebhook(db: Sql, tenant: Tenant, id: string): Promise<WebhookView> {
+  return webhookView(await endpointOrThrow(db, tenant, id));
+}
+
+export async function listWebhooks(db: Sql, tenant: Tenant, query: WebhookListQuery) {
+  const page = pageRequest(query);
+  const { rows, total } = await repository.listEndpoints(
+    db,
+    tenant,
+    { status: query.status, ids: parseIds(query.ids, 'wh') },
+    page,
+  );
+  return { data: rows.map(webhookView), pagination: pagination(page, total) };
+}
+
+export async function updateWebhook(
+  deps: WebhookDeps,
+  tenant: Tenant,
+  id: string,
+  input: UpdateWebhookBody,
+): Promise<WebhookView> {
+  const events = input.events ? eventPatterns(input.events) : undefined;
+  const url = input.url === undefined ? undefined : await safeUrl(deps, input.url);
+  const now = deps.clock.now();
+  return transaction(deps.db, async (tx) => {
+    const current = await endpointOrThrow(tx, tenant, id, { forUpdate: true });
+    const statusChange =
+      input.status === undefined || input.status === current.status
+        ? {}
+        : input.status === 'active'
+          ? // re-enabled: a fresh start for the 5-day failure rule
+            { status: 'active' as const, disabled_reason: null, failing_since: null }
+          : { status: 'disabled' as const, disabled_reason: 'manual' as const };
+    await repository.updateEndpoint(
+      tx,
+      tenant,
+      id,
+      { url, events, description: input.description, ...statusChange },
+      now,
+    );
+    return webhookView(await endpointOrThrow(tx, tenant, id));
+  });
+}
+
+export async function deleteWebhook(db: Sql, tenant: Tenant, id: string): Promise<void> {
+  await endpointOrThrow(db, tenant, id);
+  await repository.deleteEndpoint(db, tenant, id);
+}
+
+/** A new secret; the old one keeps signing (second signature) for 24 hours. */
+export async function rotateSecret(deps: WebhookDeps, tenant: Tenant, id: string): Promise<WebhookWithSecretView> {
+  const now = deps.clock.now();
+  const secret = generateSecret();
+  return transaction(deps.db, async (tx) => {
+    const current = await endpointOrThrow(tx, tenant, id, { forUpdate: true });
+    await repository.updateEndpoint(
+      tx,
+      tenant,
+      id,
+      {
+        secret,
+        previous_secret: current.secret,
+        previous_secret_expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+      },
+      now,
+    );
+    return { ...webhookView(await endpointOrThrow(tx, tenant, id)), secret };
+  });
+}
+
+/** Queues a sample event (`test: true`) for this endpoint only; the worker sends it at once. */
+export async function sendTestEvent(
+  deps: WebhookDeps,
+  tenant: Tenant,
+  id: string,
+  input: TestWebhookBody,
+): Promise<WebhookDeliveryView> {
+  const now = deps.clock.now();
+  return transaction(deps.db, async (tx) => {
+    const endpoint = await endpointOrThrow(tx, tenant, id);
+    let type: EventType;
+    if (input.event_type !== undefined) {
+      if (!(EVENT_TYPES as readonly string[]).includes(input.event_type)) {
+        throw invalidParameter('event_type', `Unknown event type '${input.event_type}'.`);
+      }
+      type = input.event_type as EventType;
+    } else {
+      type = EVENT_TYPES.find((candidate) => subscribes(endpoint.events, candidate)) ?? EVENT_TYPES[0];
+    }
+    const event = await recordSampleEvent(tx, tenant, type, sampleObject(type), now);
+    const attemptId = newId('webhookDelivery');
+    await repository.insertAttempts(
+      tx,
+      tenant,
+      [{ id: attemptId, endpointId: id, eventId: event.id, eventType: type, attempt: 1, manual: true, dueAt: now }],
+      now,
+      { notify: true },
+    );
+    return deliveryView(await attemptOrThrow(tx, tenant, id, attemptId));
+  });
+}
+
+async function attemptOrThrow(db: Sql, tenant: Tenant, endpointId: string, id: string) {
+  const row = await repository.findAttempt(db, tenant, endpointId, id);
+  if (!row) throw notFound('webhook delivery', id);
+  return row;
+}
+
+export async function listDeliveries(db: Sql, tenant: Tenant, endpointId: string, query: DeliveryListQuery) {
+  await endpointOrThrow(db, tenant, endpointId);
+  const page = pageRequest(query);
+  const { rows, total } = await repository.listAttempts(
+    db,
+    tenant,
+    endpointId,
+    { status: query.status, eventId: query.event_id, ids: parseIds(query.ids, 'whd') },
+    page,
+  );
+  return { data: rows.map(deliveryView), pagination: pagination(page, total) };
+}
+
+/**
+ * Redelivers an event now. When an automatic retry is still waiting, that attempt is moved
+ * to now instead of adding a second one; otherwise a new, single attempt is queued.
+ */
+export async function retryDelivery(
+  deps: WebhookDeps,
+  tenant: Tenant,
+  endpointId: string,
+  deliveryId: string,
+): Promise<WebhookDeliveryView> {
+  const now = deps.clock.now();
+  return transaction(deps.db, async (tx) => {
+    await endpointOrThrow(tx, tenant, endpointId);
+    const delivery = await attemptOrThrow(tx, tenant, endpointId, deliveryId);
+    const waiting = await repository.findWaitingAttempt(tx, tenant, endpointId, delivery.event_id, now);
+    let attemptId: string;
+    if (waiting) {
+      attemptId = waiting.id;
+      await repository.rescheduleAttempt(tx, tenant, attemptId, now);
+    } else {
+      attemptId = newId('webhookDelivery');
+      const attempt = (await repository.lastAttemptNumber(tx, tenant, endpointId, delivery.event_id)) + 1;
+      await repository.insertAttempts(
+        tx,
+        tenant,
+        [
+          {
+            id: attemptId,
+            endpointId,
+            eventId: delivery.event_id,
+            eventType: delivery.event_type,
+            attempt,
+            manual: true,
+            dueAt: now,
+          },
+        ],
+        now,
+        { notify: true },
+      );
+    }
+    return deliveryView(await attemptOrThrow(tx, tenant, endpointId, attemptId));
+  });
+}

@@ -1,0 +1,51 @@
+// Entry point of `fieldhand serve`: open the database, migrate, seed a demo account on a new
+// embedded database, listen, and shut down gracefully on SIGTERM/SIGINT.
+import { buildApp } from './app.ts';
+import { systemClock } from './core/clock.ts';
+import { type Config, loadConfig } from './core/config.ts';
+import { openDatabase } from './core/db.ts';
+import { migrate } from './core/migrate.ts';
+import { seedFirstRun } from './modules/demo/index.ts';
+
+export async function serve(config: Config = loadConfig()): Promise<void> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrate(database.sql);
+  const app = await buildApp({ config, database, clock: systemClock });
+
+  const firstRun = config.databaseUrl ? null : await seedFirstRun(database.sql);
+
+  await app.server.listen({ port: config.port, host: config.host });
+  if (config.runWorkers) app.startWorkers();
+
+  if (firstRun) {
+    const lines = [
+      '',
+      'Fieldhand is running with a new demo account (embedded database in ' + config.dataDir + ').',
+      `  Dashboard:     ${config.baseUrl}/dashboard/login`,
+      `  Admin login:   ${firstRun.email} / ${firstRun.password}`,
+      `  Test API key:  ${firstRun.testKey}`,
+      `  API docs:      ${config.baseUrl}/docs`,
+      `  Try it:        curl -H "Authorization: Bearer ${firstRun.testKey}" ${config.baseUrl}/v1/customers`,
+      'These credentials are shown only now.',
+      '',
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.server.log.info({ signal }, 'shutting down');
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      app.server.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}

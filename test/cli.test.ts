@@ -1,0 +1,172 @@
+// The `fieldhand` command as a user runs it: a separate process, JSON out, non-zero on bad input.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { openDatabase } from '../src/core/db.ts';
+
+const BIN = path.resolve('bin/fieldhand.js');
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldhand-cli-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** The CLI's database: the run's PostgreSQL when there is one, else a fresh embedded one. */
+const databaseEnv = (() => {
+  const postgresUrl = inject('postgresUrl');
+  let dataDir: string | undefined;
+  return (): Record<string, string> => {
+    if (postgresUrl) return { DATABASE_URL: postgresUrl };
+    dataDir ??= tempDir();
+    return { DATA_DIR: dataDir };
+  };
+})();
+
+function run(args: string[], env: Record<string, string> = databaseEnv()) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      // vitest sets BASE_URL=/ for Vite; the CLI must see a user's environment
+      env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', BASE_URL: '', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('fieldhand CLI', () => {
+  it('creates an account, a key for it, and revokes the key, printing JSON', async () => {
+    const email = `cli-${Date.now()}@example.com`;
+    const account = await run([
+      'accounts',
+      'create',
+      '--name',
+      'CLI Co',
+      '--admin-email',
+      email,
+      '--admin-password',
+      'long-enough-pw',
+      '--demo',
+    ]);
+    expect(account.stderr).toBe('');
+    expect(account.code).toBe(0);
+    const created = JSON.parse(account.stdout);
+    expect(created).toEqual({
+      account_id: expect.stringMatching(/^acct_/),
+      admin_user_id: expect.stringMatching(/^usr_/),
+    });
+
+    const key = await run([
+      'api-keys',
+      'create',
+      '--account',
+      created.account_id,
+      '--env',
+      'live',
+      '--name',
+      'Zapier',
+      '--json',
+    ]);
+    expect(key.code).toBe(0);
+    const parsedKey = JSON.parse(key.stdout);
+    expect(parsedKey).toEqual({
+      id: expect.stringMatching(/^key_/),
+      key: expect.stringMatching(/^svc_live_sk_[0-9A-Za-z]{32}$/),
+      environment: 'live',
+    });
+
+    const revoked = await run(['api-keys', 'revoke', '--id', parsedKey.id]);
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toEqual({ id: parsedKey.id, revoked: true });
+
+    const duplicate = await run([
+      'accounts',
+      'create',
+      '--name',
+      'Again',
+      '--admin-email',
+      email,
+      '--admin-password',
+      'long-enough-pw',
+    ]);
+    expect(duplicate.code).not.toBe(0);
+    expect(duplicate.stderr).toContain('already exists');
+  }, 120_000);
+
+  it('exits non-zero with a clear message on bad input', async () => {
+    const cases: [string[], RegExp][] = [
+      [['accounts', 'create', '--name', 'X'], /--admin-email is required/],
+      [['api-keys', 'create', '--account', 'acct_x', '--env', 'staging'], /--env must be test or live/],
+      [['api-keys', 'create', '--account', 'acct_missing', '--env', 'test'], /No such account/],
+      [['api-keys', 'revoke', '--id', 'key_missing'], /No such API key/],
+      [['accounts', 'create', '--bogus'], /Unknown option/],
+      [['nonsense'], /Unknown command/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await run(args);
+      expect(result.code, args.join(' ')).not.toBe(0);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+    }
+  }, 120_000);
+
+  it('refuses to open an embedded database another process holds', async () => {
+    const dataDir = tempDir();
+    const holder = await openDatabase({ dataDir });
+    try {
+      const result = await run(['api-keys', 'revoke', '--id', 'key_x'], { DATA_DIR: dataDir });
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toMatch(/in use by another process/);
+    } finally {
+      await holder.close();
+    }
+  }, 60_000);
+
+  it('starts on an empty embedded database with a demo account and a working test key, and stops on SIGTERM', async () => {
+    const dataDir = tempDir();
+    const port = 30_000 + Math.floor(Math.random() * 20_000);
+    const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], {
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        BASE_URL: '',
+      },
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!/Test API key:\s+svc_test_sk_\w+/.test(output) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const key = /Test API key:\s+(svc_test_sk_\w+)/.exec(output)?.[1];
+      expect(key).toBeDefined();
+      expect(output).toMatch(/Admin login:\s+\S+@\S+ \/ \S+/);
+      expect(output).toContain(`http://localhost:${port}/dashboard/login`);
+      const res = await fetch(`http://127.0.0.1:${port}/v1/customers`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  }, 90_000);
+});

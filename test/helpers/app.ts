@@ -1,0 +1,99 @@
+// Starts the real application on a real database and an ephemeral port; tests talk HTTP to it.
+import fs from 'node:fs';
+import { inject } from 'vitest';
+import { type App, buildApp } from '../../src/app.ts';
+import { type Clock, systemClock } from '../../src/core/clock.ts';
+import { type Config, loadConfig } from '../../src/core/config.ts';
+import { type Database, openDatabase } from '../../src/core/db.ts';
+import type { Environment } from '../../src/core/tenant.ts';
+import { createAccount, createApiKey } from '../../src/modules/accounts/index.ts';
+import { seedDemoEnvironment } from '../../src/modules/demo/index.ts';
+import { type Api, apiClient } from './http.ts';
+
+export interface TestApp {
+  url: string;
+  app: App;
+  database: Database;
+  clock: Clock;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A database for one test file: the PGlite template, or the run's PostgreSQL database. */
+export async function openTestDatabase(): Promise<Database> {
+  const postgresUrl = inject('postgresUrl');
+  if (postgresUrl) return openDatabase({ databaseUrl: postgresUrl, poolSize: 10 });
+  const template = inject('pgliteTemplate');
+  if (!template) throw new Error('global setup provided no database');
+  return openDatabase({ loadDataDir: new Blob([fs.readFileSync(template)]) });
+}
+
+export async function startTestApp(
+  options: { clock?: Clock; env?: Record<string, string>; database?: Database; workers?: boolean } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await openTestDatabase());
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    RATE_LIMIT_MAX: '100000',
+    ...options.env,
+  });
+  const clock = options.clock ?? systemClock;
+  const app = await buildApp({ config, database, clock, logger: false });
+  await app.server.listen({ port: 0, host: '127.0.0.1' });
+  if (options.workers !== false) app.startWorkers();
+  const address = app.server.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    url,
+    app,
+    database,
+    clock,
+    config: { ...config, baseUrl: url, authUrl: url },
+    close: async () => {
+      await app.close();
+      if (!options.database) await database.close();
+    },
+  };
+}
+
+export interface TestAccount {
+  accountId: string;
+  userId: string;
+  adminEmail: string;
+  adminPassword: string;
+  testKey: string;
+  liveKey: string;
+  /** An API client with the test key. */
+  api: Api;
+  live: Api;
+  tenant(environment?: Environment): { accountId: string; environment: Environment };
+}
+
+let counter = 0;
+
+/** A fresh account with a test and a live key; `demo` loads the demo catalog. */
+export async function createTestAccount(t: TestApp, options: { demo?: boolean } = {}): Promise<TestAccount> {
+  counter += 1;
+  const adminEmail = `admin-${process.pid}-${Date.now()}-${counter}@example.com`;
+  const adminPassword = 'correct horse battery staple';
+  const { account_id, admin_user_id } = await createAccount(
+    t.database.sql,
+    { name: `Test Co ${counter}`, adminEmail, adminPassword },
+    options.demo ? seedDemoEnvironment : undefined,
+  );
+  const testKey = (await createApiKey(t.database.sql, { accountId: account_id, environment: 'test' })).key;
+  const liveKey = (await createApiKey(t.database.sql, { accountId: account_id, environment: 'live' })).key;
+  return {
+    accountId: account_id,
+    userId: admin_user_id,
+    adminEmail,
+    adminPassword,
+    testKey,
+    liveKey,
+    api: apiClient(t.url, testKey),
+    live: apiClient(t.url, liveKey),
+    tenant: (environment = 'test') => ({ accountId: account_id, environment }),
+  };
+}

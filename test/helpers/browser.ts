@@ -1,0 +1,64 @@
+// Headless Chromium (Debian's package) driven by playwright-core, for the dashboard's
+// browser tests. CI installs chromium in .ci/run; locally: apt-get install -y chromium.
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = path.resolve(import.meta.dirname, '../../docs/screenshots');
+
+export function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is missing at ${CHROMIUM}: run apt-get install -y chromium (see .ci/run).`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+let addressCounter = 0;
+
+/**
+ * A fresh browser profile (no cookies) at a laptop or phone size. Each context signs in from
+ * its own X-Forwarded-For address, so the login throttle of one test cannot lock another.
+ */
+export async function newBrowserContext(
+  browser: Browser,
+  baseURL: string,
+  size: 'laptop' | 'phone' = 'laptop',
+): Promise<BrowserContext> {
+  addressCounter += 1;
+  const context = await browser.newContext({
+    baseURL,
+    viewport: size === 'laptop' ? { width: 1280, height: 800 } : { width: 390, height: 844 },
+    deviceScaleFactor: size === 'phone' ? 2 : 1,
+    isMobile: size === 'phone',
+    hasTouch: size === 'phone',
+    extraHTTPHeaders: { 'x-forwarded-for': `10.77.${Math.floor(addressCounter / 250)}.${addressCounter % 250}` },
+  });
+  context.setDefaultTimeout(15_000);
+  return context;
+}
+
+export async function signInThroughPage(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/dashboard/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/dashboard/login'));
+}
+
+/** Saves a screenshot for the README (docs/screenshots/<name>.png). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+}

@@ -1,0 +1,70 @@
+// A tiny browser stand-in for page tests: keeps cookies, submits forms, reads CSRF tokens.
+
+export interface PageResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Location header of a redirect. */
+  location: string | null;
+}
+
+export interface FormClient {
+  cookies: Map<string, string>;
+  get(path: string): Promise<PageResponse>;
+  post(path: string, fields: Record<string, string>): Promise<PageResponse>;
+  /** Loads the login page and signs in; returns the sign-in response. */
+  signIn(email: string, password: string, next?: string): Promise<PageResponse>;
+}
+
+/** The value of the first hidden `_csrf` field in a page. */
+export function csrfFrom(page: string): string {
+  const match = /name="_csrf" value="([^"]+)"/.exec(page);
+  if (!match?.[1]) throw new Error('no _csrf field in the page');
+  return match[1];
+}
+
+export function formClient(baseUrl: string, headers: Record<string, string> = {}): FormClient {
+  const cookies = new Map<string, string>();
+  const request = async (path: string, init: RequestInit): Promise<PageResponse> => {
+    const requestHeaders = new Headers({ ...headers, ...(init.headers as Record<string, string> | undefined) });
+    if (cookies.size > 0) {
+      requestHeaders.set('cookie', [...cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    }
+    const response = await fetch(baseUrl + path, { ...init, headers: requestHeaders, redirect: 'manual' });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = cookie.split(';');
+      const index = pair.indexOf('=');
+      const name = pair.slice(0, index).trim();
+      const value = pair.slice(index + 1).trim();
+      const expired = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute));
+      if (expired || value === '') cookies.delete(name);
+      else cookies.set(name, value);
+    }
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: await response.text(),
+      location: response.headers.get('location'),
+    };
+  };
+  const client: FormClient = {
+    cookies,
+    get: (path) => request(path, { method: 'GET' }),
+    post: (path, fields) =>
+      request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      }),
+    async signIn(email, password, next) {
+      const page = await client.get(`/dashboard/login${next ? `?next=${encodeURIComponent(next)}` : ''}`);
+      return client.post('/dashboard/login', {
+        _csrf: csrfFrom(page.text),
+        email,
+        password,
+        ...(next ? { next } : {}),
+      });
+    },
+  };
+  return client;
+}

@@ -1,0 +1,131 @@
+// Helpers for the webhook tests: a local receiver (plain http on 127.0.0.1, allowed by
+// WEBHOOK_ALLOW_PRIVATE_URLS in tests), a database of one's own, and polling.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { inject } from 'vitest';
+import { type Database, openDatabase, sql } from '../../src/core/db.ts';
+import { randomBase62 } from '../../src/core/ids.ts';
+import { migrate } from '../../src/core/migrate.ts';
+import { openTestDatabase } from './app.ts';
+
+export interface Received {
+  headers: Record<string, string>;
+  body: string;
+  json: { id: string; type: string; test: boolean; environment: string; timestamp: string; data: { object: any } };
+  path: string;
+  at: number;
+}
+
+export type Responder = (request: Received) => { status: number; headers?: Record<string, string>; delayMs?: number };
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  respond: Responder;
+  /** Requests being answered right now, by webhook-id. */
+  inFlight: Map<string, number>;
+  /** Ids that arrived while a request with the same id was still being answered. */
+  overlaps: string[];
+  close(): Promise<void>;
+}
+
+export async function startReceiver(respond: Responder = () => ({ status: 200 })): Promise<Receiver> {
+  const receiver: Receiver = {
+    url: '',
+    received: [],
+    respond,
+    inFlight: new Map(),
+    overlaps: [],
+    close: async () => {},
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([name, value]) => [
+          name,
+          Array.isArray(value) ? value.join(', ') : (value ?? ''),
+        ]),
+      );
+      const entry: Received = { headers, body, json: JSON.parse(body), path: req.url ?? '/', at: Date.now() };
+      const id = headers['webhook-id'] ?? '';
+      if (receiver.inFlight.has(id)) receiver.overlaps.push(id);
+      receiver.inFlight.set(id, (receiver.inFlight.get(id) ?? 0) + 1);
+      receiver.received.push(entry);
+      const answer = receiver.respond(entry);
+      const send = () => {
+        const left = (receiver.inFlight.get(id) ?? 1) - 1;
+        if (left === 0) receiver.inFlight.delete(id);
+        else receiver.inFlight.set(id, left);
+        res.writeHead(answer.status, answer.headers);
+        res.end('ok');
+      };
+      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      else send();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return receiver;
+}
+
+/**
+ * A database no other test file uses (on PostgreSQL, a new database on the run's server), for
+ * tests that move a clock or run extra servers: their workers would otherwise claim other
+ * files' deliveries, and other files' workers theirs.
+ */
+export async function openIsolatedDatabase(): Promise<{
+  database: Database;
+  url: string | null;
+  drop(): Promise<void>;
+}> {
+  const runUrl = inject('postgresUrl');
+  if (!runUrl) {
+    const database = await openTestDatabase();
+    return { database, url: null, drop: () => database.close() };
+  }
+  const name = `fieldhand_wh_${randomBase62(10).toLowerCase()}`;
+  const admin = await openDatabase({ databaseUrl: runUrl, poolSize: 1 });
+  await admin.sql.execute(sql.raw(`create database ${name}`));
+  await admin.close();
+  const url = new URL(runUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
+  await migrate(database.sql);
+  return {
+    database,
+    url: url.toString(),
+    drop: async () => {
+      await database.close();
+      const cleanup = await openDatabase({ databaseUrl: runUrl, poolSize: 1 });
+      await cleanup.sql.execute(sql.raw(`drop database if exists ${name} with (force)`));
+      await cleanup.close();
+    },
+  };
+}
+
+export async function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  { timeoutMs = 10_000, everyMs = 20, what = 'condition' } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** Wakes every delivery worker on this database (as a commit that queued attempts does). */
+export async function wakeWorkers(database: Database): Promise<void> {
+  await database.sql.execute(sql`select pg_notify('webhook_deliveries', '')`);
+}

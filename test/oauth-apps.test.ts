@@ -1,0 +1,241 @@
+// Registering OAuth apps (the services the dashboard uses), connected apps, and the CLI.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../src/core/clock.ts';
+import { query, sql } from '../src/core/db.ts';
+import {
+  createOAuthApp,
+  deleteOAuthApp,
+  getOAuthApp,
+  listOAuthApps,
+  listUserGrants,
+  revokeGrant,
+  rotateOAuthAppSecret,
+  updateOAuthAppRedirectUris,
+} from '../src/modules/oauth/index.ts';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { bearerGet, exchangeCode, issueCode, postForm, REDIRECT_URI, registerApp } from './helpers/oauth.ts';
+
+let t: TestApp;
+let acct: TestAccount;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  acct = await createTestAccount(t);
+});
+afterAll(() => t.close());
+
+describe('OAuth apps', () => {
+  it('registers a confidential app whose secret is shown once and stored as a hash', async () => {
+    const created = await createOAuthApp(t.database.sql, systemClock, acct.tenant('live'), {
+      name: '  Dispatch Pro ',
+      description: 'Dispatching',
+      redirectUris: [REDIRECT_URI, 'http://localhost:5173/cb'],
+      scopes: ['bookings:write', 'bookings:read'],
+    });
+    expect(created.app).toMatchObject({
+      client_id: expect.stringMatching(/^app_[0-9A-Za-z]{24}$/),
+      name: 'Dispatch Pro',
+      environment: 'live',
+      client_type: 'confidential',
+      redirect_uris: [REDIRECT_URI, 'http://localhost:5173/cb'],
+      scopes: ['bookings:read', 'bookings:write'],
+      secret_last4: created.client_secret?.slice(-4),
+    });
+    expect(created.client_secret).toMatch(/^svc_cs_[0-9A-Za-z]{40}$/);
+    const rows = await query(t.database.sql, sql`select * from oauth_apps where id = ${created.app.client_id}`);
+    expect(JSON.stringify(rows)).not.toContain(created.client_secret);
+    // listing shows it in its environment only, never with the secret
+    const live = await listOAuthApps(t.database.sql, acct.tenant('live'));
+    expect(live.map((app) => app.client_id)).toContain(created.app.client_id);
+    expect(JSON.stringify(live)).not.toContain(created.client_secret);
+    expect((await listOAuthApps(t.database.sql, acct.tenant('test'))).map((app) => app.client_id)).not.toContain(
+      created.app.client_id,
+    );
+  });
+
+  it('refuses bad registrations', async () => {
+    const base = { name: 'X', redirectUris: [REDIRECT_URI] };
+    const attempts = [
+      { ...base, redirectUris: [] },
+      { ...base, redirectUris: ['http://app.example.com/cb'] },
+      { ...base, redirectUris: ['javascript:alert(1)'] },
+      { ...base, name: ' ' },
+      { ...base, scopes: ['everything'] },
+      { ...base, logoUrl: 'https://cdn.example.com/logo.png' },
+      { ...base, logoUrl: 'data:image/svg+xml;base64,PHN2Zz4=' },
+    ];
+    for (const input of attempts) {
+      await expect(
+        createOAuthApp(t.database.sql, systemClock, acct.tenant(), input),
+        JSON.stringify(input),
+      ).rejects.toMatchObject({ code: 'parameter_invalid' });
+    }
+  });
+
+  it('rotates the secret (the old one stops working) and updates redirect URIs', async () => {
+    const app = await registerApp(t, acct);
+    const code = await issueCode(t, app, acct.userId);
+    const rotated = await rotateOAuthAppSecret(t.database.sql, systemClock, acct.tenant(), app.clientId);
+    expect(rotated.client_secret).not.toBe(app.clientSecret);
+    expect((await exchangeCode(t, app, code)).status).toBe(401);
+    expect((await exchangeCode(t, { ...app, clientSecret: rotated.client_secret }, code)).status).toBe(200);
+
+    const updated = await updateOAuthAppRedirectUris(t.database.sql, systemClock, acct.tenant(), app.clientId, [
+      'https://new.example.com/cb',
+    ]);
+    expect(updated.redirect_uris).toEqual(['https://new.example.com/cb']);
+    // another environment's tenant cannot see or change it
+    await expect(getOAuthApp(t.database.sql, acct.tenant('live'), app.clientId)).rejects.toMatchObject({
+      code: 'resource_not_found',
+    });
+    const publicApp = await registerApp(t, acct, { public: true });
+    await expect(
+      rotateOAuthAppSecret(t.database.sql, systemClock, acct.tenant(), publicApp.clientId),
+    ).rejects.toMatchObject({ code: 'invalid_state_transition' });
+  });
+
+  it('lists a user’s connected apps and revokes one with all its tokens', async () => {
+    const app = await registerApp(t, acct, { name: 'Connected One' });
+    const tokens = (await exchangeCode(t, app, await issueCode(t, app, acct.userId))).body;
+    const grants = await listUserGrants(t.database.sql, systemClock, acct.tenant(), acct.userId);
+    const grant = grants.find((each) => each.app.client_id === app.clientId);
+    expect(grant).toMatchObject({ app: { name: 'Connected One' }, scopes: ['customers:read'], revoked_at: null });
+    await expect(
+      revokeGrant(t.database.sql, systemClock, acct.tenant(), grant?.id as string, 'usr_someoneelse'),
+    ).rejects.toMatchObject({ code: 'resource_not_found' });
+    await revokeGrant(t.database.sql, systemClock, acct.tenant(), grant?.id as string, acct.userId);
+    expect((await bearerGet(t, tokens.access_token, '/v1/customers')).status).toBe(401);
+    const refreshed = await postForm(t, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: app.clientId,
+      client_secret: app.clientSecret as string,
+    });
+    expect(refreshed.body.error).toBe('invalid_grant');
+    const after = await listUserGrants(t.database.sql, systemClock, acct.tenant(), acct.userId);
+    expect(after.map((each) => each.id)).not.toContain(grant?.id);
+  });
+
+  it('deleting an app of another account is refused', async () => {
+    const app = await registerApp(t, acct);
+    const stranger = await createTestAccount(t);
+    await expect(deleteOAuthApp(t.database.sql, systemClock, app.clientId, stranger.accountId)).rejects.toMatchObject({
+      code: 'resource_not_found',
+    });
+  });
+});
+
+describe('fieldhand oauth-apps', () => {
+  const run = promisify(execFile);
+  let dataDir: string;
+
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldhand-oauth-cli-'));
+  });
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  async function cli(...args: string[]) {
+    try {
+      const { stdout } = await run('node', ['bin/fieldhand.js', ...args], {
+        // vitest sets BASE_URL=/ (Vite's); the CLI must see the real defaults
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      });
+      return { code: 0, json: JSON.parse(stdout), stderr: '' };
+    } catch (error) {
+      const failure = error as { code: number; stderr: string };
+      return { code: failure.code, json: null, stderr: failure.stderr };
+    }
+  }
+
+  it('creates, lists and deletes apps', { timeout: 300_000 }, async () => {
+    const account = await cli(
+      'accounts',
+      'create',
+      '--name',
+      'CLI Co',
+      '--admin-email',
+      'cli@example.com',
+      '--admin-password',
+      'long enough password',
+    );
+    expect(account.stderr).toBe('');
+    expect(account.code).toBe(0);
+    const id = account.json.account_id as string;
+
+    const confidential = await cli(
+      'oauth-apps',
+      'create',
+      '--account',
+      id,
+      '--env',
+      'test',
+      '--name',
+      'Planner',
+      '--redirect-uri',
+      'https://planner.example.com/cb',
+      '--redirect-uri',
+      'http://localhost:3001/cb',
+      '--scope',
+      'bookings:read',
+      '--scope',
+      'customers:read',
+    );
+    expect(confidential.code).toBe(0);
+    expect(Object.keys(confidential.json).sort()).toEqual(['client_id', 'client_secret']);
+    expect(confidential.json.client_secret).toMatch(/^svc_cs_/);
+
+    const spa = await cli(
+      'oauth-apps',
+      'create',
+      '--account',
+      id,
+      '--env',
+      'live',
+      '--name',
+      'Phone',
+      '--redirect-uri',
+      'com.example.phone:/cb',
+      '--public',
+    );
+    expect(spa.code).toBe(0);
+    expect(Object.keys(spa.json)).toEqual(['client_id']);
+
+    const all = await cli('oauth-apps', 'list', '--account', id);
+    expect(all.json.map((app: { client_id: string }) => app.client_id).sort()).toEqual(
+      [confidential.json.client_id, spa.json.client_id].sort(),
+    );
+    const testOnly = await cli('oauth-apps', 'list', '--account', id, '--env', 'test');
+    expect(testOnly.json).toHaveLength(1);
+    expect(testOnly.json[0]).toMatchObject({
+      scopes: ['bookings:read', 'customers:read'],
+      client_type: 'confidential',
+    });
+
+    expect((await cli('oauth-apps', 'delete', '--id', spa.json.client_id)).json).toEqual({
+      client_id: spa.json.client_id,
+      deleted: true,
+    });
+    const bad = await cli(
+      'oauth-apps',
+      'create',
+      '--account',
+      id,
+      '--env',
+      'test',
+      '--name',
+      'Bad',
+      '--redirect-uri',
+      'http://example.com/cb',
+    );
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('redirect');
+    const missing = await cli('oauth-apps', 'create', '--account', id, '--env', 'test', '--name', 'No URI');
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('--redirect-uri');
+  });
+});

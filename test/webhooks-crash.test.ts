@@ -1,0 +1,201 @@
+// Real server processes (`fieldhand serve`) delivering to a local receiver: a kill -9 in the
+// middle loses no event, and two instances on one PostgreSQL never attempt one delivery at once.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { type Database, openDatabase, query, type Sql, sql, transaction } from '../src/core/db.ts';
+import { migrate } from '../src/core/migrate.ts';
+import { createAccount, createApiKey } from '../src/modules/accounts/index.ts';
+import { publishEvent, subscribeToEvents } from '../src/modules/events/index.ts';
+import { createWebhook, fanOutEvent } from '../src/modules/webhooks/index.ts';
+import { openIsolatedDatabase, type Receiver, startReceiver, waitFor } from './helpers/webhooks.ts';
+
+// this process publishes events without building an app, so it subscribes the fan-out itself
+subscribeToEvents(fanOutEvent);
+
+const EVENTS = 1_000;
+const children = new Set<ChildProcess>();
+const cleanups: (() => Promise<void>)[] = [];
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** `node bin/fieldhand.js serve` on its own port; resolves once it answers /healthz. */
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['bin/fieldhand.js', 'serve'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...env,
+      RUN_WORKERS: 'true',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+      return fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (res) => res.ok,
+        () => false,
+      );
+    },
+    { timeoutMs: 60_000, everyMs: 200, what: 'the server to start' },
+  );
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** An account, an endpoint on the receiver for every event, and `count` published events. */
+async function seed(db: Sql, receiver: Receiver, count: number) {
+  const { account_id } = await createAccount(db, {
+    name: 'Crash Co',
+    adminEmail: `crash-${Date.now()}-${Math.random()}@example.com`,
+    adminPassword: 'correct horse battery staple',
+  });
+  const tenant = { accountId: account_id, environment: 'test' as const };
+  const key = await createApiKey(db, tenant);
+  const endpoint = await createWebhook({ db, clock: { now: () => new Date() }, allowPrivateUrls: true }, tenant, {
+    url: `${receiver.url}/hook`,
+    events: ['*'],
+  });
+  return {
+    endpoint,
+    /** Attempts not yet made, as the server reports them. */
+    pending: async (serverUrl: string) => {
+      const res = await fetch(`${serverUrl}/v1/webhooks/${endpoint.id}/deliveries?status=pending&per_page=1`, {
+        headers: { authorization: `Bearer ${key.key}` },
+      });
+      return ((await res.json()) as { pagination: { total: number } }).pagination.total;
+    },
+    publish: async () => {
+      const ids: string[] = [];
+      for (let batch = 0; batch < count / 100; batch++) {
+        await transaction(db, async (tx) => {
+          for (let i = 0; i < 100; i++) {
+            const event = await publishEvent(tx, tenant, 'customer.updated', { id: `cust_${batch}_${i}` }, new Date());
+            ids.push(event.id);
+          }
+        });
+      }
+      return ids;
+    },
+  };
+}
+
+const distinct = (receiver: Receiver) => new Set(receiver.received.map((r) => r.headers['webhook-id'])).size;
+
+describe('delivery survives a crash', () => {
+  it('kill -9 in the middle of 1,000 deliveries, restart: every event reaches the receiver', async () => {
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 40 }));
+    cleanups.push(() => receiver.close());
+    let env: Record<string, string>;
+    let database: Database;
+    let eventIds: string[];
+    let pending: (serverUrl: string) => Promise<number>;
+    const iso = await openIsolatedDatabase();
+    if (iso.url) {
+      cleanups.push(iso.drop);
+      database = iso.database;
+      env = { DATABASE_URL: iso.url };
+      const seeded = await seed(database.sql, receiver, EVENTS);
+      pending = seeded.pending;
+      eventIds = await seeded.publish();
+    } else {
+      // the embedded database belongs to one process: seed it, close it, hand it over
+      await iso.drop();
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldhand-crash-'));
+      cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+      database = await openDatabase({ dataDir });
+      await migrate(database.sql);
+      const seeded = await seed(database.sql, receiver, EVENTS);
+      pending = seeded.pending;
+      eventIds = await seeded.publish();
+      await database.close();
+      env = { DATA_DIR: dataDir };
+    }
+    expect(eventIds).toHaveLength(EVENTS);
+
+    const { child: first } = await startServer(env);
+    await waitFor(() => distinct(receiver) >= 200, { timeoutMs: 60_000, what: '200 deliveries' });
+    const inFlightAtKill = receiver.inFlight.size;
+    first.kill('SIGKILL');
+    await exited(first);
+    const deliveredBeforeKill = distinct(receiver);
+    expect(deliveredBeforeKill).toBeLessThan(EVENTS);
+    expect(inFlightAtKill).toBeGreaterThan(0);
+
+    const second = await startServer(env);
+    await waitFor(() => distinct(receiver) === EVENTS, { timeoutMs: 120_000, everyMs: 200, what: 'every event' });
+    // the attempts the killed server had in flight are made again once its leases expire
+    await waitFor(async () => (await pending(second.url)) === 0, {
+      timeoutMs: 60_000,
+      everyMs: 500,
+      what: 'no attempt left pending',
+    });
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+
+    const received = new Set(receiver.received.map((r) => r.headers['webhook-id']));
+    expect(eventIds.filter((id) => !received.has(id))).toEqual([]);
+    if (iso.url) {
+      const rows = await query<{ status: string; count: number }>(
+        database.sql,
+        sql`select status, count(*) as count from webhook_deliveries group by status`,
+      );
+      expect(rows).toEqual([{ status: 'succeeded', count: EVENTS }]);
+    }
+  }, 240_000);
+});
+
+describe.skipIf(!inject('postgresUrl'))('several instances on one PostgreSQL', () => {
+  it('two servers deliver 1,000 events, never attempting the same delivery at the same time', async () => {
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 10 }));
+    cleanups.push(() => receiver.close());
+    const iso = await openIsolatedDatabase();
+    cleanups.push(iso.drop);
+    const env = { DATABASE_URL: iso.url ?? '' };
+    const { publish } = await seed(iso.database.sql, receiver, EVENTS);
+    const servers = await Promise.all([startServer(env), startServer(env)]);
+
+    const eventIds = await publish();
+    await waitFor(() => distinct(receiver) === EVENTS, { timeoutMs: 120_000, everyMs: 100, what: 'every event' });
+    for (const server of servers) server.child.kill('SIGTERM');
+    await Promise.all(servers.map((server) => exited(server.child)));
+
+    expect(receiver.overlaps).toEqual([]);
+    expect(receiver.received).toHaveLength(EVENTS);
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set(eventIds));
+    const attempts = await query<{ attempts: number; owners: number; succeeded: number }>(
+      iso.database.sql,
+      sql`select count(*) as attempts, count(distinct lease_owner) as owners,
+                   count(*) filter (where status = 'succeeded') as succeeded from webhook_deliveries`,
+    );
+    // both instances took part, and each delivery was attempted once
+    expect(attempts).toEqual([{ attempts: EVENTS, owners: 2, succeeded: EVENTS }]);
+  }, 240_000);
+});
