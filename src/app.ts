@@ -55,7 +55,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     trustProxy: true,
-    ignoreTrailingSlash: true,
+    routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false } },
   });
   server.setValidatorCompiler(validatorCompiler);

@@ -8,6 +8,8 @@ import { AppError } from '../errors.ts';
 export interface RateLimitStore {
   /** Counts one request in the window and returns the count so far. */
   hit(key: string, windowMs: number): Promise<number>;
+  /** Resolves once the store can count (false when it could not connect in time). */
+  connect(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return count;
   }
 
+  async connect(): Promise<boolean> {
+    return true;
+  }
+
   async close(): Promise<void> {}
 }
 
@@ -47,6 +53,26 @@ export class RedisRateLimitStore implements RateLimitStore {
     return count;
   }
 
+  /**
+   * Commands fail at once while disconnected (no offline queue, so an outage never stalls
+   * requests); waiting for the first connection before serving keeps a fresh instance from
+   * letting its first requests through uncounted.
+   */
+  async connect(timeoutMs = 5000): Promise<boolean> {
+    if (this.redis.status === 'ready') return true;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.redis.off('ready', onReady);
+        resolve(false);
+      }, timeoutMs);
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.redis.once('ready', onReady);
+    });
+  }
+
   async close(): Promise<void> {
     this.redis.disconnect();
   }
@@ -63,6 +89,11 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
   const { max, windowSeconds, store, clock } = options;
   const windowMs = windowSeconds * 1000;
   const policy = `"default";q=${max};w=${windowSeconds}`;
+
+  app.addHook('onReady', async () => {
+    if (!(await store.connect()))
+      app.log.warn('rate limit store unreachable at start; requests are allowed until it is back');
+  });
 
   // Runs after authentication (hooks run in order), so the budget is the credential's.
   app.addHook('onRequest', async (request, reply) => {
