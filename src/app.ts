@@ -54,7 +54,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     genReqId: () => newId('request'),
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false } },
   });

@@ -220,6 +220,19 @@ describe('login throttling', () => {
     expect((await freshClient().signIn(acct.adminEmail, acct.adminPassword)).status).toBe(303);
   });
 
+  it('ignores X-Forwarded-For unless TRUST_PROXY is set, so a forged address cannot dodge the IP pause', async () => {
+    const direct = await startTestApp({ env: { TRUST_PROXY: 'false' } });
+    try {
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        const forged = formClient(direct.url, { 'x-forwarded-for': `10.3.0.${attempt}` });
+        const expected = attempt < 5 ? 401 : 429;
+        expect((await forged.signIn(`forged-${attempt}@example.com`, 'wrong password')).status).toBe(expected);
+      }
+    } finally {
+      await direct.close();
+    }
+  });
+
   it('counts failures in a 15-minute window: spread-out failures never lock', async () => {
     const target = await createTestAccount(t);
     for (let attempt = 1; attempt <= 8; attempt++) {

@@ -15,6 +15,11 @@ export interface Config {
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
   corsOrigins: string[];
+  /**
+   * Whose X-Forwarded-* headers to believe (Fastify's trustProxy): false, true (any peer), or
+   * comma-separated addresses/CIDRs of the proxies.
+   */
+  trustProxy: boolean | string;
   /** Start background workers (webhook delivery, e-mail, overdue invoices) in this process. */
   runWorkers: boolean;
 }
@@ -39,6 +44,14 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function trustProxy(env: Env): boolean | string {
+  const raw = env.TRUST_PROXY?.trim() ?? '';
+  if (raw === '' || ['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  if (['true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (/^[0-9a-fA-F.:/, ]+$/.test(raw)) return raw;
+  throw new ConfigError(`TRUST_PROXY must be true, false or the proxies' addresses, got "${raw}"`);
 }
 
 function url(env: Env, name: string, fallback: string): string {
@@ -72,6 +85,7 @@ export function loadConfig(env: Env = process.env): Config {
       .map((origin) => origin.trim())
       .filter(Boolean),
     runWorkers: boolean(env, 'RUN_WORKERS', true),
+    trustProxy: trustProxy(env),
   };
 }
 

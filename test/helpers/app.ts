@@ -36,6 +36,8 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     RATE_LIMIT_MAX: '100000',
+    // Tests stand in for many clients behind one proxy: X-Forwarded-For tells them apart.
+    TRUST_PROXY: 'true',
     ...options.env,
   });
   const clock = options.clock ?? systemClock;
