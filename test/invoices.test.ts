@@ -72,9 +72,25 @@ describe('creating invoices', () => {
     expect((await other.api.get(`/v1/invoices/${invoice.id}`)).body).toEqual(invoice);
 
     const events = await eventsOf(t, other);
-    expect(events.filter((e) => e.type === 'invoice.created').map((e) => e.payload.data.object.id)).toEqual(
-      expect.arrayContaining([invoice.id, second.id]),
+    expect(
+      events
+        .filter((e) => e.type === 'invoice.created')
+        .map((e) => [e.payload.data.object.id, e.payload.data.object.number]),
+    ).toEqual(
+      expect.arrayContaining([
+        [invoice.id, 'INV-000001'],
+        [second.id, 'INV-000002'],
+      ]),
     );
+    // what receivers get is the stored body, byte for byte: it carries the number too
+    const bodies = await query<{ body: string }>(
+      t.database.sql,
+      sql`select body from events where account_id = ${other.accountId} and type = 'invoice.created'`,
+    );
+    for (const { body } of bodies) {
+      expect(body).toMatch(/"number":"INV-00000[12]"/);
+      expect(body).not.toContain('number-pending');
+    }
     const live = await other.live.post('/v1/customers', { first_name: 'L', last_name: 'V', email: 'lv@example.com' });
     const liveInvoice = await newInvoice(other.live, live.body.id);
     expect(liveInvoice.number).toBe('INV-000001'); // numbered per environment
@@ -143,9 +159,11 @@ describe('creating invoices', () => {
       { kind: 'invoice', to_address: customer.email, subject: expect.stringContaining(finalized.body.number) },
     ]);
     const events = await eventsOf(t, acct);
-    expect(events.filter((e) => e.type === 'invoice.finalized').map((e) => e.payload.data.object.id)).toEqual([
-      draft.id,
-    ]);
+    expect(
+      events
+        .filter((e) => e.type === 'invoice.finalized')
+        .map((e) => [e.payload.data.object.id, e.payload.data.object.number]),
+    ).toEqual([[draft.id, finalized.body.number]]);
   });
 
   it('sends the invoice e-mail on create with send_email', async () => {
@@ -186,8 +204,21 @@ describe('auto_charge and payments', () => {
       'payment.succeeded': 1,
       'invoice.paid': 1,
     });
+    const paidEvent = (await eventsOf(t, other)).find((e) => e.type === 'invoice.paid');
+    expect(paidEvent?.payload.data.object).toMatchObject({ number: invoice.number, status: 'paid' });
     const customerView = await other.api.get(`/v1/customers/${customer.id}`);
     expect(customerView.body.stats.total_spent).toBe(20350);
+  });
+
+  it('numbers past INV-999999 with more digits', async () => {
+    const other = await createTestAccount(t);
+    const customer = await newCustomer(other.api);
+    await newInvoice(other.api, customer.id);
+    await query(
+      t.database.sql,
+      sql`update invoice_counters set last_number = 999999 where account_id = ${other.accountId}`,
+    );
+    expect((await newInvoice(other.api, customer.id)).number).toBe('INV-1000000');
   });
 
   it('a declined auto_charge still creates the invoice: 201, pending, last_payment_error, payment.failed', async () => {

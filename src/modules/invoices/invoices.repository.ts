@@ -73,19 +73,41 @@ export function findInvoiceParty(
 }
 
 /**
- * The next number of this (account, environment). The upsert locks the counter row until the
- * caller's transaction ends, so a rolled-back invoice gives its number back: no gaps.
+ * Takes the account's next invoice number and writes it into the invoice and into the events
+ * already published for it, which carry `placeholder` (a JSON string) where the number goes.
+ * One statement, run last: the counter row's lock, which every issuer of the account waits
+ * for, is then held only from here to the commit, and a rolled-back invoice gives its number
+ * back (no gaps).
  */
-export async function takeInvoiceSequence(tx: Sql, tenant: Tenant): Promise<number> {
-  const row = await queryOne<{ last_number: number }>(
+export async function assignInvoiceNumber(
+  tx: Sql,
+  tenant: Tenant,
+  input: { invoiceId: string; placeholder: string; eventIds: string[] },
+): Promise<string> {
+  const quoted = JSON.stringify(input.placeholder);
+  const row = await queryOne<{ number: string }>(
     tx,
-    sql`insert into invoice_counters (account_id, environment, last_number)
-        values (${tenant.accountId}, ${tenant.environment}, 1)
-        on conflict (account_id, environment) do update set last_number = invoice_counters.last_number + 1
-        returning last_number`,
+    sql`with taken as (
+          insert into invoice_counters (account_id, environment, last_number)
+          values (${tenant.accountId}, ${tenant.environment}, 1)
+          on conflict (account_id, environment) do update set last_number = invoice_counters.last_number + 1
+          returning last_number::text as n
+        ), numbered as (
+          update invoices set number = 'INV-' || lpad(taken.n, greatest(6, length(taken.n)), '0')
+          from taken
+          where ${tenantIs(tenant, 'invoices')} and invoices.id = ${input.invoiceId}
+          returning invoices.number
+        ), patched as (
+          update events set body = replace(events.body, ${quoted}, '"' || numbered.number || '"'),
+                            payload = replace(events.body, ${quoted}, '"' || numbered.number || '"')::jsonb
+          from numbered
+          where ${tenantIs(tenant, 'events')} and events.id = any(${textArray(input.eventIds)})
+          returning events.id
+        )
+        select number from numbered`,
   );
-  if (!row) throw new Error('invoice counter returned no row');
-  return row.last_number;
+  if (!row) throw new Error('invoice number not assigned');
+  return row.number;
 }
 
 export interface NewInvoiceRow {

@@ -9,7 +9,7 @@ import { isoTimestamp, type Sql, transaction } from '../../core/db.ts';
 import type { Mailer } from '../../core/email.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import { pageRequest, pagination, parseIds } from '../../core/http/pagination.ts';
-import { newId } from '../../core/ids.ts';
+import { newId, randomBase62 } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { adjustCustomerBalances } from '../customers/index.ts';
 import { publishEvent } from '../events/index.ts';
@@ -31,7 +31,7 @@ import {
 } from '../payments/index.ts';
 import * as repository from './invoices.repository.ts';
 import type { CustomerInvoiceListQuery, InvoiceListQuery, InvoiceView } from './invoices.schemas.ts';
-import { invoiceNumber, type LineItem } from './totals.ts';
+import type { LineItem } from './totals.ts';
 
 export interface InvoiceDeps {
   db: Sql;
@@ -217,7 +217,11 @@ export async function issueInvoice(
 
   let declined: IssuedInvoice['declined'] = null;
   let payment: PaymentRow | undefined;
+  // An issued invoice always has a number; until the numbering statement, run last, takes the
+  // real one, the invoice and its events carry a unique placeholder it replaces.
+  const placeholder = numberPlaceholder();
   const issuing: repository.InvoiceChanges = {
+    number: placeholder,
     status: zeroTotal ? 'paid' : 'pending',
     issued_at: now,
     paid_at: zeroTotal ? now : undefined,
@@ -243,17 +247,16 @@ export async function issueInvoice(
       issuing.last_payment_error = { ...declined, at: now.toISOString() };
     }
   }
-  issuing.number = invoiceNumber(await repository.takeInvoiceSequence(tx, tenant));
   await repository.updateInvoice(tx, tenant, row.id, issuing, now);
 
   // invoice.created shows the invoice as issued, before any charge; then what the charge did.
   Object.assign(row, {
-    number: issuing.number,
+    number: placeholder,
     status: zeroTotal ? 'paid' : 'pending',
     issued_at: now.toISOString(),
     paid_at: zeroTotal ? now.toISOString() : null,
   });
-  await publishEvent(tx, tenant, 'invoice.created', invoiceView(row, [], [], now), now);
+  const eventIds = [(await publishEvent(tx, tenant, 'invoice.created', invoiceView(row, [], [], now), now)).id];
   const payments = payment ? [payment] : [];
   if (payment?.status === 'succeeded') {
     Object.assign(row, {
@@ -265,9 +268,15 @@ export async function issueInvoice(
   }
   row.last_payment_error = issuing.last_payment_error ?? null;
   const invoice = invoiceView(row, payments, [], now);
-  if (invoice.status === 'paid') await publishEvent(tx, tenant, 'invoice.paid', invoice, now);
+  if (invoice.status === 'paid') eventIds.push((await publishEvent(tx, tenant, 'invoice.paid', invoice, now)).id);
+  invoice.number = await repository.assignInvoiceNumber(tx, tenant, { invoiceId: row.id, placeholder, eventIds });
   if (spec.sendEmail) await queueInvoiceEmail(tx, deps.mailer, tenant, invoice, party.business_name);
   return { invoice, declined };
+}
+
+/** Stands in for an invoice's number until it is taken; unguessable, so no text can contain it. */
+function numberPlaceholder(): string {
+  return `number-pending-${randomBase62(24)}`;
 }
 
 async function queueInvoiceEmail(
@@ -308,12 +317,13 @@ export async function finalizeInvoice(
       throw new AppError('invalid_state_transition', `Only a draft can be finalized; this invoice is ${row.status}.`);
     }
     const zeroTotal = row.total === 0;
+    const placeholder = numberPlaceholder();
     await repository.updateInvoice(
       tx,
       tenant,
       id,
       {
-        number: invoiceNumber(await repository.takeInvoiceSequence(tx, tenant)),
+        number: placeholder,
         status: zeroTotal ? 'paid' : 'pending',
         issued_at: now,
         paid_at: zeroTotal ? now : undefined,
@@ -321,8 +331,13 @@ export async function finalizeInvoice(
       now,
     );
     const view = await loadInvoiceView(tx, tenant, id, now);
-    await publishEvent(tx, tenant, 'invoice.finalized', view, now);
-    if (zeroTotal) await publishEvent(tx, tenant, 'invoice.paid', view, now);
+    const eventIds: string[] = [];
+    for (const type of zeroTotal
+      ? (['invoice.finalized', 'invoice.paid'] as const)
+      : (['invoice.finalized'] as const)) {
+      eventIds.push((await publishEvent(tx, tenant, type, view, now)).id);
+    }
+    view.number = await repository.assignInvoiceNumber(tx, tenant, { invoiceId: id, placeholder, eventIds });
     if (input.send_email ?? row.send_email) {
       const party = await repository.findInvoiceParty(tx, tenant, row.customer_id);
       await queueInvoiceEmail(tx, deps.mailer, tenant, view, party?.business_name ?? 'Fieldhand');

@@ -50,8 +50,3 @@ export function invoiceTotals(items: LineItemInput[], options: { taxRate: number
     total: subtotal - options.discount + tax,
   };
 }
-
-/** "INV-000042": six digits at least, more once an environment passes 999999 invoices. */
-export function invoiceNumber(sequence: number): string {
-  return `INV-${String(sequence).padStart(6, '0')}`;
-}
