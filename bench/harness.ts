@@ -1,59 +1,94 @@
 // Shared by every benchmark: a server on a fresh PostgreSQL database, accounts and keys, and
 // autocannon runs that print their figures. Benchmarks measure; they never fail a build.
+//
+// The server runs as its own process (`fieldhand serve`), as in production: with autocannon
+// in the same process the load generator and the server shared one event loop, which added
+// its own latency to every figure.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { type App, buildApp } from '../src/app.ts';
-import { systemClock } from '../src/core/clock.ts';
-import { loadConfig } from '../src/core/config.ts';
 import { type Database, openDatabase, sql } from '../src/core/db.ts';
 import { migrate } from '../src/core/migrate.ts';
 import { createAccount, createApiKey } from '../src/modules/accounts/index.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const CLI = fileURLToPath(new URL('../bin/fieldhand.js', import.meta.url));
 
 export interface BenchServer {
   url: string;
-  app: App;
+  /** The benchmark's own connection to the server's database, for setup and checks. */
   database: Database;
   databaseUrl: string;
   close(): Promise<void>;
 }
 
-/** A fresh database on the PostgreSQL server, migrated, and the app listening on it. */
-export async function startBenchServer(options: { env?: Record<string, string>; poolSize?: number } = {}) {
+async function freePort(): Promise<number> {
+  const probe = net.createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const address = probe.address();
+  probe.close();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    const ready = await fetch(`${url}/readyz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('server did not become ready in 30 s');
+}
+
+/** A fresh database on the PostgreSQL server, migrated, and a server process listening on it. */
+export async function startBenchServer(options: { env?: Record<string, string> } = {}): Promise<BenchServer> {
   const name = `fieldhand_bench_${process.pid}_${Date.now()}`;
   const admin = await openDatabase({ databaseUrl: ADMIN_URL, poolSize: 1 });
   await admin.sql.execute(sql.raw(`create database ${name}`));
   await admin.close();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  const database = await openDatabase({ databaseUrl, poolSize: options.poolSize ?? 20 });
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = `/${name}`;
+  const databaseUrl = dbUrl.toString();
+  const database = await openDatabase({ databaseUrl, poolSize: 10 });
   await migrate(database.sql);
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_MAX: '100000000',
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    DATABASE_URL: databaseUrl,
-    ...options.env,
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: url,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'silent',
+      RATE_LIMIT_MAX: '100000000',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      DATABASE_URL: databaseUrl,
+      ...options.env,
+    },
+    stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],
   });
-  const app = await buildApp({ config, database, clock: systemClock, logger: false });
-  await app.server.listen({ port: 0, host: '127.0.0.1' });
-  app.startWorkers();
-  const address = app.server.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
+  await waitUntilReady(url, child);
   return {
-    url: `http://127.0.0.1:${address.port}`,
-    app,
+    url,
     database,
     databaseUrl,
     close: async () => {
-      await app.close();
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
       await database.close();
       const cleanup = await openDatabase({ databaseUrl: ADMIN_URL, poolSize: 1 });
       await cleanup.sql.execute(sql.raw(`drop database if exists ${name} with (force)`));
       await cleanup.close();
     },
-  } satisfies BenchServer;
+  };
 }
 
 export async function benchAccount(

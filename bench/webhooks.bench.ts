@@ -3,9 +3,13 @@
 // from each event's commit (as the publisher sees it) to its arrival at each endpoint.
 import { Worker } from 'node:worker_threads';
 import { transaction } from '../src/core/db.ts';
-import { type EventType, publishEvent } from '../src/modules/events/index.ts';
-import { createWebhook } from '../src/modules/webhooks/index.ts';
+import { type EventType, publishEvent, subscribeToEvents } from '../src/modules/events/index.ts';
+import { createWebhook, fanOutEvent } from '../src/modules/webhooks/index.ts';
 import { benchAccount, heading, startBenchServer } from './harness.ts';
+
+// This process publishes the events, and the server process delivers them: fan them out to
+// the endpoints in the publishing transaction, as the server and the CLI do.
+subscribeToEvents(fanOutEvent);
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS || 10_000);
 const ENDPOINTS = 3;

@@ -11,12 +11,11 @@ import { createAccount, createApiKey, revokeApiKey } from './modules/accounts/in
 import { catalogCommands } from './modules/catalog/index.ts';
 import { seedDemoEnvironment } from './modules/demo/index.ts';
 import { subscribeToEvents } from './modules/events/index.ts';
+import { oauthAppCommands } from './modules/oauth/index.ts';
 import { fanOutEvent } from './modules/webhooks/index.ts';
 
 // Commands that publish events fan them out to webhooks too, as the server does.
 subscribeToEvents(fanOutEvent);
-
-import { oauthAppCommands } from './modules/oauth/index.ts';
 
 class UsageError extends Error {}
 
