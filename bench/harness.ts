@@ -59,7 +59,9 @@ export async function startBenchServer(options: { env?: Record<string, string> }
   await migrate(database.sql);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [CLI, 'serve'], {
+  // BENCH_NODE_ARGS passes flags to the server's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'serve'], {
     env: {
       ...process.env,
       PORT: String(port),
