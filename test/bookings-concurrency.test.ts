@@ -164,7 +164,7 @@ describe('property: random create, reschedule and cancel', () => {
           // a Monday of its own for each run
           week += 1;
           const date = new Date(Date.UTC(2026, 5, 15 + 7 * week)).toISOString().slice(0, 10);
-          const customers = [];
+          const customers: { id: string; addressId: string }[] = [];
           for (let i = 0; i < 3; i++) customers.push(await customerWithAddress(acct.api));
           const startsAt = new Map<string, string>();
           for (const time of TIMES) startsAt.set(time, await slotAt(acct.api, 'junk-removal', date, time, 20));
