@@ -47,3 +47,15 @@ create index bookings_status on bookings (account_id, environment, status, creat
 create index bookings_scheduled on bookings (account_id, environment, scheduled_at, id);
 create index bookings_customer on bookings (customer_id, created_at desc, id desc);
 create index bookings_subscription on bookings (subscription_id) where subscription_id is not null;
+
+-- Bookings per status, moved by the transactions that change them (as their last statement, so
+-- the row lock is held only until commit): a list's `total` for all bookings or one status
+-- without counting every row.
+create table booking_counts (
+  account_id text not null references accounts (id),
+  environment text not null check (environment in ('test', 'live')),
+  status text not null check (status in ('confirmed', 'in_progress', 'completed', 'cancelled')),
+  -- no check (count >= 0): the upsert's proposed row carries the (maybe negative) delta
+  count bigint not null,
+  primary key (account_id, environment, status)
+);

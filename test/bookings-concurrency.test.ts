@@ -11,6 +11,7 @@ import { createTestAccount, startTestApp, type TestAccount, type TestApp } from 
 import {
   book,
   type Catalog,
+  countsAndRecount,
   customerWithAddress,
   demoCatalog,
   overlaps,

@@ -9,6 +9,7 @@ import { addCard } from './helpers/billing.ts';
 import {
   book,
   type Catalog,
+  countsAndRecount,
   customerWithAddress,
   demoCatalog,
   overlaps,
@@ -260,6 +261,8 @@ describe('recurring service', () => {
     const cancelled = await acct.api.post(`/v1/bookings/${first.id}/cancel`);
     expect(cancelled.body.subscription).toMatchObject({ status: 'cancelled' });
     expect((await acct.api.get(`/v1/customers/${customer.id}`)).body.stats.active_subscription).toBe(false);
+    const counts = await countsAndRecount(t, acct);
+    expect(counts.stored).toEqual(counts.counted);
   });
 
   it('completion without a card leaves the invoice pending', async () => {

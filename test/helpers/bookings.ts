@@ -116,3 +116,15 @@ export async function statsAndRecount(t: TestApp, customerId: string) {
   if (!row) throw new Error('no customer');
   return row;
 }
+
+/** booking_counts of the account's test environment, and the same counted from the rows. */
+export async function countsAndRecount(t: TestApp, acct: TestAccount) {
+  const [row] = await query<{ stored: Record<string, number> | null; counted: Record<string, number> | null }>(
+    t.database.sql,
+    sql`select (select json_object_agg(status, count) from booking_counts
+                where account_id = ${acct.accountId} and environment = 'test' and count <> 0) as stored,
+               (select json_object_agg(status, n) from (select status, count(*) as n from bookings
+                where account_id = ${acct.accountId} and environment = 'test' group by status) c) as counted`,
+  );
+  return { stored: row?.stored ?? {}, counted: row?.counted ?? {} };
+}

@@ -211,9 +211,48 @@ export async function listBookings(
                                             order by ${order} limit ${page.perPage} offset ${page.offset})
           order by ${order}`,
     ),
-    queryOne<{ total: number }>(db, sql`select count(*) as total from bookings b where ${where}`),
+    countBookings(db, tenant, filters, where),
   ]);
-  return { rows, total: count?.total ?? 0 };
+  return { rows, total: count };
+}
+
+/** All bookings, or one status, are counted by booking_counts; other filters count the rows. */
+async function countBookings(db: Sql, tenant: Tenant, filters: BookingFilters, where: SQL): Promise<number> {
+  const { status, ...others } = filters;
+  const counted = Object.values(others).every((value) => value === undefined);
+  const row = counted
+    ? await queryOne<{ total: number }>(
+        db,
+        sql`select coalesce(sum(count), 0) as total from booking_counts
+            where account_id = ${tenant.accountId} and environment = ${tenant.environment}
+              ${status === undefined ? sql`` : sql`and status = ${status}`}`,
+      )
+    : await queryOne<{ total: number }>(db, sql`select count(*) as total from bookings b where ${where}`);
+  return row?.total ?? 0;
+}
+
+/**
+ * Moves the per-status counts by `deltas` (one row per status, locked in status order). Call it
+ * last in the transaction: the rows are shared by the whole environment.
+ */
+export async function adjustBookingCounts(
+  db: Sql,
+  tenant: Tenant,
+  deltas: Partial<Record<BookingStatus, number>>,
+): Promise<void> {
+  const entries = Object.entries(deltas)
+    .filter(([, delta]) => delta !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  if (entries.length === 0) return;
+  await query(
+    db,
+    sql`insert into booking_counts (account_id, environment, status, count)
+        select ${tenant.accountId}, ${tenant.environment}, d.status, d.delta
+        from unnest(${textArray(entries.map(([status]) => status))}, ${sql.param(entries.map(([, delta]) => delta))}::int[])
+          with ordinality as d(status, delta, ord)
+        order by d.ord
+        on conflict (account_id, environment, status) do update set count = booking_counts.count + excluded.count`,
+  );
 }
 
 export async function insertSubscription(

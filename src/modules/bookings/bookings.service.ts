@@ -187,6 +187,7 @@ export async function createBooking(deps: BookingDeps, tenant: Tenant, input: Ne
       await repository.refreshCustomerBookingStats(tx, tenant, customer.id);
       const view = await loadBookingDetail(tx, tenant, id, now);
       await publishEvent(tx, tenant, 'booking.created', view, now);
+      await repository.adjustBookingCounts(tx, tenant, { confirmed: 1 });
       return view;
     }),
   );

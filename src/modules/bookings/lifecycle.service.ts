@@ -26,6 +26,14 @@ import { holdFirstFree, priceBooking } from './scheduling.ts';
 
 type Status = repository.BookingStatus;
 
+/** The booking_counts deltas of one booking moving `from` -> `to` (plus new confirmed ones). */
+function moveCount(from: Status, to: Status, newlyConfirmed = 0): Partial<Record<Status, number>> {
+  const deltas: Partial<Record<Status, number>> = { [to]: 1 };
+  deltas[from] = (deltas[from] ?? 0) - 1;
+  deltas.confirmed = (deltas.confirmed ?? 0) + newlyConfirmed;
+  return deltas;
+}
+
 function refuse(action: string, status: Status): AppError {
   return new AppError('invalid_state_transition', `A ${status.replace('_', ' ')} booking cannot be ${action}.`);
 }
@@ -50,6 +58,7 @@ export async function startBooking(deps: BookingDeps, tenant: Tenant, id: string
     );
     const view = await loadBookingDetail(tx, tenant, id, now);
     await publishEvent(tx, tenant, 'booking.started', view, now);
+    await repository.adjustBookingCounts(tx, tenant, { confirmed: -1, in_progress: 1 });
     return view;
   });
 }
@@ -100,7 +109,7 @@ export async function completeBooking(deps: BookingDeps, tenant: Tenant, id: str
         now,
       );
       // the next occurrence holds crew time, so it goes before the invoice's numbering lock
-      if (row.subscription_id) await bookNextOccurrence(tx, tenant, row, now);
+      const next = row.subscription_id ? await bookNextOccurrence(tx, tenant, row, now) : false;
       const pricing = row.pricing;
       await createBookingInvoice(tx, invoiceDeps(deps), tenant, {
         bookingId: id,
@@ -116,6 +125,7 @@ export async function completeBooking(deps: BookingDeps, tenant: Tenant, id: str
       await repository.refreshCustomerBookingStats(tx, tenant, row.customer_id);
       const view = await loadBookingDetail(tx, tenant, id, now);
       await publishEvent(tx, tenant, 'booking.completed', view, now);
+      await repository.adjustBookingCounts(tx, tenant, moveCount(row.status, 'completed', next ? 1 : 0));
       return view;
     }),
   );
@@ -129,15 +139,17 @@ const DAY_MS = 86_400_000;
  * later if free, else the nearest free slot that day, else none and the subscription needs
  * attention. Priced afresh from the catalog, without the first booking's coupon.
  */
-async function bookNextOccurrence(tx: Sql, tenant: Tenant, row: repository.BookingRow, now: Date): Promise<void> {
+async function bookNextOccurrence(tx: Sql, tenant: Tenant, row: repository.BookingRow, now: Date): Promise<boolean> {
   const subscription = row.subscription_id
     ? await repository.findSubscription(tx, tenant, row.subscription_id)
     : undefined;
-  if (subscription?.status !== 'active') return;
+  if (subscription?.status !== 'active') return false;
   const days = RECURRENCE_DAYS[subscription.frequency];
   const previous = new Date(row.scheduled_at).getTime();
-  const needsAttention = () =>
-    repository.updateSubscription(tx, tenant, subscription.id, { status: 'needs_attention' }, now);
+  const needsAttention = async () => {
+    await repository.updateSubscription(tx, tenant, subscription.id, { status: 'needs_attention' }, now);
+    return false;
+  };
 
   let context = await loadSchedulingContext(tx, tenant, {
     zip: row.address_zip,
@@ -222,7 +234,7 @@ async function bookNextOccurrence(tx: Sql, tenant: Tenant, row: repository.Booki
       now,
     });
     await publishEvent(tx, tenant, 'booking.created', await loadBookingDetail(tx, tenant, id, now), now);
-    return;
+    return true;
   }
   return needsAttention();
 }
@@ -302,6 +314,7 @@ export async function cancelBooking(deps: BookingDeps, tenant: Tenant, id: strin
       }
       const view = await loadBookingDetail(tx, tenant, id, now);
       await publishEvent(tx, tenant, 'booking.cancelled', view, now);
+      await repository.adjustBookingCounts(tx, tenant, moveCount(row.status, 'cancelled'));
       return view;
     }),
   );

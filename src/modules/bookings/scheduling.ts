@@ -1,17 +1,16 @@
 // Pricing a booking and holding its crew's time, inside the booking's transaction, with the very
 // code the services endpoints use (catalog loaders + pure availability and pricing functions).
 // The database has the last word: staff_time_blocks refuses overlapping time for one person.
-import { constraintViolated, type Sql } from '../../core/db.ts';
+import type { Sql } from '../../core/db.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { findOfferedSlot, freeStaffForSlot, type Slot } from '../availability/index.ts';
 import {
-  insertTimeBlock,
   loadPricingContext,
   loadSchedulingContext,
   releaseTimeBlocks,
   type SchedulingContext,
-  STAFF_OVERLAP_CONSTRAINT,
+  tryInsertTimeBlock,
 } from '../catalog/index.ts';
 import { type Configuration, type Coupon, type PriceBreakdown, priceConfiguration } from '../pricing/index.ts';
 
@@ -115,10 +114,10 @@ function preferFirst(candidates: string[], preferred: string[] = []): string[] {
 }
 
 /**
- * Inserts the time block [start, start + duration + travel buffer) for each candidate in turn
- * until the exclusion constraint lets one through (a savepoint per try keeps the transaction
- * usable); the constraint waits for a concurrent holder to commit or roll back, so two
- * transactions, in one process or in two, never both get a person. null when none is free.
+ * Holds the time block [start, start + duration + travel buffer) for each candidate in turn
+ * until the exclusion constraint lets one through. It waits for a concurrent holder to commit or
+ * roll back, so two transactions, in one process or in two, never both get a person. null when
+ * none is free.
  */
 export async function holdFirstFree(
   tx: Sql,
@@ -131,20 +130,8 @@ export async function holdFirstFree(
   const minutes = Math.max(1, input.durationMinutes + buffer);
   const end = new Date(input.start.getTime() + minutes * MINUTE);
   for (const staffId of input.candidates) {
-    try {
-      await tx.transaction((savepoint) =>
-        insertTimeBlock(savepoint as unknown as Sql, tenant, {
-          staffId,
-          bookingId: input.bookingId,
-          start: input.start,
-          end,
-        }),
-      );
-      return staffId;
-    } catch (error) {
-      if (constraintViolated(error, STAFF_OVERLAP_CONSTRAINT)) continue;
-      throw error;
-    }
+    const held = await tryInsertTimeBlock(tx, tenant, { staffId, bookingId: input.bookingId, start: input.start, end });
+    if (held) return staffId;
   }
   return null;
 }
