@@ -133,6 +133,14 @@ export default async function run(): Promise<void> {
                         offset (g % ${CUSTOMERS}) limit 1) c on true
           join addresses a on a.customer_id = c.id`,
     );
+    // what the API keeps in its transactions, set here for the rows inserted behind its back
+    await query(
+      db,
+      sql`insert into booking_counts (account_id, environment, status, count)
+          select account_id, environment, status, count(*) from bookings where account_id = ${account.accountId}
+          group by account_id, environment, status
+          on conflict (account_id, environment, status) do update set count = excluded.count`,
+    );
     await query(db, sql`vacuum analyze bookings`);
     const listUrl = `${server.url}/v1/bookings?status=confirmed&per_page=100`;
     const alone = await load('GET /v1/bookings?status=confirmed&per_page=100, 1 conn', {

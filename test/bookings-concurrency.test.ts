@@ -217,6 +217,8 @@ describe('property: random create, reschedule and cancel', () => {
             const { stored, counted } = await statsAndRecount(t, customer.id);
             expect(stored).toEqual(counted);
           }
+          const counts = await countsAndRecount(t, acct);
+          expect(counts.stored).toEqual(counts.counted);
         },
       ),
       { numRuns: 12 },

@@ -156,19 +156,23 @@ export interface BookingExtras {
   subscription: { id: string; frequency: Exclude<Frequency, 'one-time'>; status: SubscriptionStatus } | null;
 }
 
-/** What GET one adds: the timeline, the crew's names and the subscription (invoices come from invoices). */
-export async function findBookingExtras(db: Sql, tenant: Tenant, id: string): Promise<BookingExtras> {
-  const row = await queryOne<BookingExtras>(
+/** The booking with what GET one adds: timeline, crew names and subscription (invoices come from invoices). */
+export function findBookingDetail(
+  db: Sql,
+  tenant: Tenant,
+  id: string,
+): Promise<(BookingRow & BookingExtras) | undefined> {
+  return queryOne<BookingRow & BookingExtras>(
     db,
-    sql`select b.timeline,
+    sql`select d.*, b2.timeline,
           coalesce((select json_agg(json_build_object('id', s.id, 'name', s.name) order by m.ord)
-                    from unnest(b.assigned_crew) with ordinality as m(staff_id, ord)
+                    from unnest(d.assigned_crew) with ordinality as m(staff_id, ord)
                     join staff s on s.id = m.staff_id and ${tenantIs(tenant, 's')}), '[]'::json) as crew,
           (select json_build_object('id', sub.id, 'frequency', sub.frequency, 'status', sub.status)
-           from subscriptions sub where sub.id = b.subscription_id and ${tenantIs(tenant, 'sub')}) as subscription
-        from bookings b where ${tenantIs(tenant)} and b.id = ${id}`,
+           from subscriptions sub where sub.id = d.subscription_id and ${tenantIs(tenant, 'sub')}) as subscription
+        from (${BOOKING_SELECT} where ${tenantIs(tenant)} and b.id = ${id}) d
+        join bookings b2 on b2.id = d.id`,
   );
-  return row ?? { timeline: [], crew: [], subscription: null };
 }
 
 export interface BookingFilters {

@@ -73,17 +73,14 @@ export async function requireBooking(db: Sql, tenant: Tenant, id: string, option
 
 /** The booking as GET one returns it (inside a transaction: as that transaction sees it). */
 export async function loadBookingDetail(db: Sql, tenant: Tenant, id: string, now: Date): Promise<BookingDetailView> {
-  const row = await requireBooking(db, tenant, id);
-  const [extras, invoices] = await Promise.all([
-    repository.findBookingExtras(db, tenant, id),
-    bookingInvoices(db, tenant, id, now),
-  ]);
+  const row = await repository.findBookingDetail(db, tenant, id);
+  if (!row) throw notFound('booking', id);
   return {
     ...bookingView(row),
-    timeline: extras.timeline,
-    crew: extras.crew,
-    invoices,
-    subscription: extras.subscription,
+    timeline: row.timeline,
+    crew: row.crew,
+    invoices: await bookingInvoices(db, tenant, id, now),
+    subscription: row.subscription,
   };
 }
 
