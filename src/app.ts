@@ -17,6 +17,7 @@ import { rejectNulCharacters, validatorCompiler } from './core/http/validation.t
 import { newId } from './core/ids.ts';
 import { loggerOptions } from './core/logger.ts';
 import { apiKeyResolver } from './modules/accounts/index.ts';
+import { bookingRoutes, checkAddressRemoval } from './modules/bookings/index.ts';
 import { catalogRoutes } from './modules/catalog/index.ts';
 import { customerRoutes } from './modules/customers/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
@@ -107,8 +108,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   healthRoutes(server, context);
   sessionRoutes(server, context);
-  customerRoutes(server, context);
+  customerRoutes(server, context, { checkAddressRemoval });
   catalogRoutes(server, context);
+  bookingRoutes(server, context);
   oauthRoutes(server, context);
   dashboardRoutes(server, context);
   paymentMethodRoutes(server, context);

@@ -11,4 +11,14 @@ export {
   type WeeklyHours,
   type ZoneSchedule,
 } from './availability.ts';
-export { isCalendarDate, isValidTimeZone, localDate, WEEKDAYS, type Weekday } from './wall-clock.ts';
+export {
+  addDays,
+  instantsOf,
+  isCalendarDate,
+  isValidTimeZone,
+  localDate,
+  localTime,
+  minutesOfDay,
+  WEEKDAYS,
+  type Weekday,
+} from './wall-clock.ts';

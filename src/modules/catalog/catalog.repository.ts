@@ -274,3 +274,23 @@ export async function insertTimeBlock(
 export async function releaseTimeBlocks(tx: Sql, tenant: Tenant, bookingId: string): Promise<void> {
   await query(tx, sql`delete from staff_time_blocks where ${tenantIs(tenant)} and booking_id = ${bookingId}`);
 }
+
+/**
+ * Holds a crew member's time unless it overlaps time already held: true when held. ON CONFLICT
+ * DO NOTHING takes the exclusion constraint as its arbiter and waits for a concurrent holder to
+ * commit or roll back, so it is as safe as the plain insert, in one statement and no savepoint.
+ */
+export async function tryInsertTimeBlock(
+  tx: Sql,
+  tenant: Tenant,
+  block: { staffId: string; bookingId: string | null; start: Date; end: Date },
+): Promise<boolean> {
+  const rows = await query(
+    tx,
+    sql`insert into staff_time_blocks (account_id, environment, staff_id, booking_id, during)
+        values (${tenant.accountId}, ${tenant.environment}, ${block.staffId}, ${block.bookingId},
+                tstzrange(${block.start}::timestamptz, ${block.end}::timestamptz, '[)'))
+        on conflict do nothing returning id`,
+  );
+  return rows.length > 0;
+}

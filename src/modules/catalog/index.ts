@@ -2,7 +2,7 @@
 // then call the pure availability and pricing functions (availability/, pricing/) on them.
 
 export { catalogCommands } from './catalog.cli.ts';
-export { insertTimeBlock, redeemCoupon, releaseTimeBlocks } from './catalog.repository.ts';
+export { insertTimeBlock, redeemCoupon, releaseTimeBlocks, tryInsertTimeBlock } from './catalog.repository.ts';
 export { catalogRoutes } from './catalog.routes.ts';
 export { ServiceConfiguration } from './catalog.schemas.ts';
 export {

@@ -278,3 +278,11 @@ export async function adjustCustomerBalances(
         where ${tenantIs(tenant)} and id = ${customerId}`,
   );
 }
+
+/** A live address by id alone, whoever's it is (to tell another customer's address from none). */
+export function findAddressById(db: Sql, tenant: Tenant, addressId: string): Promise<AddressRow | undefined> {
+  return queryOne<AddressRow>(
+    db,
+    sql`select ${ADDRESS_COLUMNS} from addresses where ${tenantIs(tenant)} and id = ${addressId} and removed_at is null`,
+  );
+}

@@ -2,7 +2,9 @@ export {
   type AddressRow,
   adjustCustomerBalances,
   type CustomerRow,
+  countAddresses,
   findAddress,
+  findAddressById,
   findCustomer,
 } from './customers.repository.ts';
 export { customerRoutes } from './customers.routes.ts';

@@ -7,6 +7,7 @@ export {
 export { invoiceRoutes } from './invoices.routes.ts';
 export type { InvoiceView } from './invoices.schemas.ts';
 export {
+  bookingInvoices,
   getInvoice,
   type InvoiceDeps,
   type IssuedInvoice,

@@ -254,3 +254,12 @@ export function markOverdue(
         returning id, account_id, environment`,
   );
 }
+
+/** The invoices billing a booking (its completion invoice, a cancellation fee), oldest first. */
+export function listBookingInvoices(db: Sql, tenant: Tenant, bookingId: string) {
+  return query<{ id: string; number: string | null; status: StoredStatus; due_date: string; total: number }>(
+    db,
+    sql`select id, number, status, due_date::text as due_date, total from invoices
+        where ${tenantIs(tenant)} and booking_id = ${bookingId} order by created_at, id`,
+  );
+}

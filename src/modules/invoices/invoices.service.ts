@@ -448,3 +448,9 @@ export async function markOverdueInvoices(
     return marked.length;
   });
 }
+
+/** A booking's invoice references, as GET /v1/bookings/:id shows them. */
+export async function bookingInvoices(db: Sql, tenant: Tenant, bookingId: string, now: Date) {
+  const rows = await repository.listBookingInvoices(db, tenant, bookingId);
+  return rows.map((row) => ({ id: row.id, number: row.number, status: effectiveStatus(row, now), total: row.total }));
+}

@@ -1,0 +1,325 @@
+import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import type { PageRequest } from '../../core/http/pagination.ts';
+import type { Tenant } from '../../core/tenant.ts';
+import type { Configuration, Coupon, Frequency, PriceBreakdown } from '../pricing/index.ts';
+
+export type BookingStatus = 'confirmed' | 'in_progress' | 'completed' | 'cancelled';
+export type SubscriptionStatus = 'active' | 'needs_attention' | 'cancelled';
+
+export interface TimelineEntry {
+  status: BookingStatus;
+  at: string;
+  note: string;
+}
+
+export interface Cancellation {
+  reason: string | null;
+  cancelled_at: string;
+  notify_customer: boolean;
+  fee: { amount: number; policy: 'free_cancellation' | 'late_cancellation' | 'in_progress'; invoice_id: string | null };
+}
+
+export interface BookingRow {
+  id: string;
+  status: BookingStatus;
+  customer_id: string;
+  customer_first_name: string;
+  customer_last_name: string;
+  customer_email: string;
+  address_id: string;
+  address_street: string;
+  address_city: string;
+  address_state: string;
+  address_zip: string;
+  zone_id: string | null;
+  subscription_id: string | null;
+  industry: string;
+  configuration: Configuration;
+  coupon: Coupon | null;
+  pricing: PriceBreakdown;
+  total: number;
+  estimated_duration: number;
+  scheduled_at: string;
+  assigned_crew: string[];
+  notes: string | null;
+  cancellation: Cancellation | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function tenantIs(tenant: Tenant, alias = 'b'): SQL {
+  const prefix = sql.raw(`${alias}.`);
+  return sql`${prefix}account_id = ${tenant.accountId} and ${prefix}environment = ${tenant.environment}`;
+}
+
+const BOOKING_SELECT = sql.raw(`select b.id, b.status, b.customer_id, c.first_name as customer_first_name,
+  c.last_name as customer_last_name, c.email as customer_email, b.address_id, a.street as address_street,
+  a.city as address_city, a.state as address_state, a.zip as address_zip, b.zone_id, b.subscription_id, b.industry,
+  b.configuration, b.coupon, b.pricing, b.total, b.estimated_duration, b.scheduled_at, b.assigned_crew, b.notes,
+  b.cancellation, b.created_at, b.updated_at
+  from bookings b join customers c on c.id = b.customer_id join addresses a on a.id = b.address_id`);
+
+export function findBooking(
+  db: Sql,
+  tenant: Tenant,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<BookingRow | undefined> {
+  const lock = options.forUpdate ? sql` for update of b` : sql``;
+  return queryOne<BookingRow>(db, sql`${BOOKING_SELECT} where ${tenantIs(tenant)} and b.id = ${id}${lock}`);
+}
+
+export interface NewBooking {
+  id: string;
+  customerId: string;
+  addressId: string;
+  zoneId: string | null;
+  subscriptionId: string | null;
+  industry: string;
+  configuration: Configuration;
+  coupon: Coupon | null;
+  pricing: PriceBreakdown;
+  scheduledAt: Date;
+  assignedCrew: string[];
+  notes: string | null;
+  timeline: TimelineEntry[];
+  now: Date;
+}
+
+export async function insertBooking(db: Sql, tenant: Tenant, booking: NewBooking): Promise<void> {
+  await query(
+    db,
+    sql`insert into bookings (id, account_id, environment, customer_id, address_id, zone_id, subscription_id, status,
+          industry, configuration, coupon, pricing, total, estimated_duration, scheduled_at, assigned_crew, notes,
+          timeline, created_at, updated_at)
+        values (${booking.id}, ${tenant.accountId}, ${tenant.environment}, ${booking.customerId}, ${booking.addressId},
+                ${booking.zoneId}, ${booking.subscriptionId}, 'confirmed', ${booking.industry},
+                ${JSON.stringify(booking.configuration)}::jsonb,
+                ${booking.coupon === null ? null : JSON.stringify(booking.coupon)}::jsonb,
+                ${JSON.stringify(booking.pricing)}::jsonb, ${booking.pricing.total},
+                ${booking.pricing.estimated_duration}, ${booking.scheduledAt}, ${textArray(booking.assignedCrew)},
+                ${booking.notes}, ${JSON.stringify(booking.timeline)}::jsonb, ${booking.now}, ${booking.now})`,
+  );
+}
+
+export interface BookingChanges {
+  status?: BookingStatus;
+  addressId?: string;
+  zoneId?: string | null;
+  subscriptionId?: string | null;
+  configuration?: Configuration;
+  pricing?: PriceBreakdown;
+  scheduledAt?: Date;
+  assignedCrew?: string[];
+  notes?: string | null;
+  cancellation?: Cancellation;
+  /** Appended to the timeline. */
+  timeline?: TimelineEntry;
+}
+
+export async function updateBooking(
+  db: Sql,
+  tenant: Tenant,
+  id: string,
+  changes: BookingChanges,
+  now: Date,
+): Promise<void> {
+  const set: SQL[] = [sql`updated_at = ${now}`];
+  if (changes.status !== undefined) set.push(sql`status = ${changes.status}`);
+  if (changes.addressId !== undefined) set.push(sql`address_id = ${changes.addressId}`);
+  if (changes.zoneId !== undefined) set.push(sql`zone_id = ${changes.zoneId}`);
+  if (changes.subscriptionId !== undefined) set.push(sql`subscription_id = ${changes.subscriptionId}`);
+  if (changes.configuration !== undefined) {
+    set.push(sql`configuration = ${JSON.stringify(changes.configuration)}::jsonb`);
+  }
+  if (changes.pricing !== undefined) {
+    set.push(sql`pricing = ${JSON.stringify(changes.pricing)}::jsonb, total = ${changes.pricing.total},
+                 estimated_duration = ${changes.pricing.estimated_duration}`);
+  }
+  if (changes.scheduledAt !== undefined) set.push(sql`scheduled_at = ${changes.scheduledAt}`);
+  if (changes.assignedCrew !== undefined) set.push(sql`assigned_crew = ${textArray(changes.assignedCrew)}`);
+  if (changes.notes !== undefined) set.push(sql`notes = ${changes.notes}`);
+  if (changes.cancellation !== undefined) set.push(sql`cancellation = ${JSON.stringify(changes.cancellation)}::jsonb`);
+  if (changes.timeline !== undefined) {
+    set.push(sql`timeline = timeline || jsonb_build_array(${JSON.stringify(changes.timeline)}::jsonb)`);
+  }
+  await query(
+    db,
+    sql`update bookings set ${sql.join(set, sql`, `)}
+        where account_id = ${tenant.accountId} and environment = ${tenant.environment} and id = ${id}`,
+  );
+}
+
+export interface BookingExtras {
+  timeline: TimelineEntry[];
+  crew: { id: string; name: string }[];
+  subscription: { id: string; frequency: Exclude<Frequency, 'one-time'>; status: SubscriptionStatus } | null;
+}
+
+/** The booking with what GET one adds: timeline, crew names and subscription (invoices come from invoices). */
+export function findBookingDetail(
+  db: Sql,
+  tenant: Tenant,
+  id: string,
+): Promise<(BookingRow & BookingExtras) | undefined> {
+  return queryOne<BookingRow & BookingExtras>(
+    db,
+    sql`select d.*, b2.timeline,
+          coalesce((select json_agg(json_build_object('id', s.id, 'name', s.name) order by m.ord)
+                    from unnest(d.assigned_crew) with ordinality as m(staff_id, ord)
+                    join staff s on s.id = m.staff_id and ${tenantIs(tenant, 's')}), '[]'::json) as crew,
+          (select json_build_object('id', sub.id, 'frequency', sub.frequency, 'status', sub.status)
+           from subscriptions sub where sub.id = d.subscription_id and ${tenantIs(tenant, 'sub')}) as subscription
+        from (${BOOKING_SELECT} where ${tenantIs(tenant)} and b.id = ${id}) d
+        join bookings b2 on b2.id = d.id`,
+  );
+}
+
+export interface BookingFilters {
+  status?: BookingStatus;
+  customerId?: string;
+  zoneId?: string;
+  scheduledFrom?: Date;
+  scheduledBefore?: Date;
+  ids?: string[];
+}
+
+const ORDER_BY: Record<string, SQL> = {
+  '-created_at': sql.raw('b.created_at desc, b.id desc'),
+  created_at: sql.raw('b.created_at asc, b.id asc'),
+  scheduled_at: sql.raw('b.scheduled_at asc, b.id asc'),
+  '-scheduled_at': sql.raw('b.scheduled_at desc, b.id desc'),
+};
+
+export async function listBookings(
+  db: Sql,
+  tenant: Tenant,
+  filters: BookingFilters,
+  sort: string,
+  page: PageRequest,
+): Promise<{ rows: BookingRow[]; total: number }> {
+  const conditions: SQL[] = [tenantIs(tenant)];
+  if (filters.status !== undefined) conditions.push(sql`b.status = ${filters.status}`);
+  if (filters.customerId !== undefined) conditions.push(sql`b.customer_id = ${filters.customerId}`);
+  if (filters.zoneId !== undefined) conditions.push(sql`b.zone_id = ${filters.zoneId}`);
+  if (filters.scheduledFrom) conditions.push(sql`b.scheduled_at >= ${filters.scheduledFrom}`);
+  if (filters.scheduledBefore) conditions.push(sql`b.scheduled_at < ${filters.scheduledBefore}`);
+  if (filters.ids) conditions.push(sql`b.id = any(${textArray(filters.ids)})`);
+  const where = sql.join(conditions, sql` and `);
+  const order = ORDER_BY[sort] ?? (ORDER_BY['-created_at'] as SQL);
+  // the page is picked from bookings alone (an index scan), then joined for its names
+  const [rows, count] = await Promise.all([
+    query<BookingRow>(
+      db,
+      sql`${BOOKING_SELECT} where b.id in (select b.id from bookings b where ${where}
+                                            order by ${order} limit ${page.perPage} offset ${page.offset})
+          order by ${order}`,
+    ),
+    countBookings(db, tenant, filters, where),
+  ]);
+  return { rows, total: count };
+}
+
+/** All bookings, or one status, are counted by booking_counts; other filters count the rows. */
+async function countBookings(db: Sql, tenant: Tenant, filters: BookingFilters, where: SQL): Promise<number> {
+  const { status, ...others } = filters;
+  const counted = Object.values(others).every((value) => value === undefined);
+  const row = counted
+    ? await queryOne<{ total: number }>(
+        db,
+        sql`select coalesce(sum(count), 0) as total from booking_counts
+            where account_id = ${tenant.accountId} and environment = ${tenant.environment}
+              ${status === undefined ? sql`` : sql`and status = ${status}`}`,
+      )
+    : await queryOne<{ total: number }>(db, sql`select count(*) as total from bookings b where ${where}`);
+  return row?.total ?? 0;
+}
+
+/**
+ * Moves the per-status counts by `deltas` (one row per status, locked in status order). Call it
+ * last in the transaction: the rows are shared by the whole environment.
+ */
+export async function adjustBookingCounts(
+  db: Sql,
+  tenant: Tenant,
+  deltas: Partial<Record<BookingStatus, number>>,
+): Promise<void> {
+  const entries = Object.entries(deltas)
+    .filter(([, delta]) => delta !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  if (entries.length === 0) return;
+  await query(
+    db,
+    sql`insert into booking_counts (account_id, environment, status, count)
+        select ${tenant.accountId}, ${tenant.environment}, d.status, d.delta
+        from unnest(${textArray(entries.map(([status]) => status))}, ${sql.param(entries.map(([, delta]) => delta))}::int[])
+          with ordinality as d(status, delta, ord)
+        order by d.ord
+        on conflict (account_id, environment, status) do update set count = booking_counts.count + excluded.count`,
+  );
+}
+
+export async function insertSubscription(
+  db: Sql,
+  tenant: Tenant,
+  subscription: { id: string; customerId: string; frequency: Frequency; now: Date },
+): Promise<void> {
+  await query(
+    db,
+    sql`insert into subscriptions (id, account_id, environment, customer_id, frequency, status, created_at, updated_at)
+        values (${subscription.id}, ${tenant.accountId}, ${tenant.environment}, ${subscription.customerId},
+                ${subscription.frequency}, 'active', ${subscription.now}, ${subscription.now})`,
+  );
+}
+
+export function findSubscription(db: Sql, tenant: Tenant, id: string) {
+  return queryOne<{ id: string; frequency: Exclude<Frequency, 'one-time'>; status: SubscriptionStatus }>(
+    db,
+    sql`select id, frequency, status from subscriptions s where ${tenantIs(tenant, 's')} and s.id = ${id}`,
+  );
+}
+
+export async function updateSubscription(
+  db: Sql,
+  tenant: Tenant,
+  id: string,
+  changes: { status?: SubscriptionStatus; frequency?: Frequency },
+  now: Date,
+): Promise<void> {
+  const set: SQL[] = [sql`updated_at = ${now}`];
+  if (changes.status !== undefined) set.push(sql`status = ${changes.status}`);
+  if (changes.frequency !== undefined) set.push(sql`frequency = ${changes.frequency}`);
+  await query(
+    db,
+    sql`update subscriptions set ${sql.join(set, sql`, `)}
+        where account_id = ${tenant.accountId} and environment = ${tenant.environment} and id = ${id}`,
+  );
+}
+
+/**
+ * Recounts a customer's booking stats from the rows, in the caller's transaction (which has
+ * just changed them): exact by construction rather than by bookkeeping.
+ */
+export async function refreshCustomerBookingStats(db: Sql, tenant: Tenant, customerId: string): Promise<void> {
+  await query(
+    db,
+    sql`update customers c set
+          total_bookings = (select count(*) from bookings b
+                            where b.customer_id = c.id and ${tenantIs(tenant)} and b.status <> 'cancelled'),
+          last_booking_at = (select max(b.created_at) from bookings b
+                             where b.customer_id = c.id and ${tenantIs(tenant)} and b.status <> 'cancelled'),
+          active_subscription = exists (select 1 from subscriptions s
+                                        where s.customer_id = c.id and ${tenantIs(tenant, 's')} and s.status = 'active')
+        where ${tenantIs(tenant, 'c')} and c.id = ${customerId}`,
+  );
+}
+
+/** Whether the customer has bookings still to be done (confirmed or in progress). */
+export async function hasOpenBookings(db: Sql, tenant: Tenant, customerId: string): Promise<boolean> {
+  const row = await queryOne<{ open: boolean }>(
+    db,
+    sql`select exists (select 1 from bookings b where ${tenantIs(tenant)} and b.customer_id = ${customerId}
+                         and b.status in ('confirmed', 'in_progress')) as open`,
+  );
+  return row?.open ?? false;
+}

@@ -1,0 +1,352 @@
+// Bookings: create, read, list and change (PATCH). Status changes live in lifecycle.service.ts.
+//
+// Lock order, shared with invoices, so that concurrent requests cannot deadlock:
+// booking row -> customer row -> crew time (staff_time_blocks) -> coupon -> invoice counter.
+// The customer row is locked before the stats are recounted, so each recount sees every
+// booking committed before it.
+import type { Clock } from '../../core/clock.ts';
+import { isoTimestamp, isRetryableConflict, type Sql, transaction } from '../../core/db.ts';
+import type { Mailer } from '../../core/email.ts';
+import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { pageRequest, pagination, parseIds } from '../../core/http/pagination.ts';
+import { newId } from '../../core/ids.ts';
+import type { Tenant } from '../../core/tenant.ts';
+import { redeemCoupon } from '../catalog/index.ts';
+import { type AddressRow, countAddresses, findAddress, findAddressById, findCustomer } from '../customers/index.ts';
+import { publishEvent } from '../events/index.ts';
+import { bookingInvoices } from '../invoices/index.ts';
+import type { Configuration, Frequency } from '../pricing/index.ts';
+import * as repository from './bookings.repository.ts';
+import type {
+  BookingDetailView,
+  BookingListQuery,
+  BookingView,
+  CustomerBookingListQuery,
+  NewBookingBody,
+  UpdateBookingBody,
+} from './bookings.schemas.ts';
+import { priceBooking, scheduleCrew } from './scheduling.ts';
+
+export interface BookingDeps {
+  db: Sql;
+  clock: Clock;
+  mailer: Mailer;
+}
+
+export function bookingView(row: repository.BookingRow): BookingView {
+  return {
+    id: row.id,
+    object: 'booking',
+    status: row.status,
+    customer: {
+      id: row.customer_id,
+      name: `${row.customer_first_name} ${row.customer_last_name}`,
+      email: row.customer_email,
+    },
+    service: { industry: row.industry, configuration: row.configuration as BookingView['service']['configuration'] },
+    scheduled_at: isoTimestamp(row.scheduled_at),
+    estimated_duration: row.estimated_duration,
+    address: {
+      id: row.address_id,
+      street: row.address_street,
+      city: row.address_city,
+      state: row.address_state,
+      zip: row.address_zip,
+    },
+    zone_id: row.zone_id,
+    pricing: row.pricing,
+    coupon_code: row.coupon?.code ?? null,
+    assigned_crew: row.assigned_crew,
+    notes: row.notes,
+    subscription_id: row.subscription_id,
+    cancellation: row.cancellation,
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
+  };
+}
+
+export async function requireBooking(db: Sql, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}) {
+  const row = await repository.findBooking(db, tenant, id, options);
+  if (!row) throw notFound('booking', id);
+  return row;
+}
+
+/** The booking as GET one returns it (inside a transaction: as that transaction sees it). */
+export async function loadBookingDetail(db: Sql, tenant: Tenant, id: string, now: Date): Promise<BookingDetailView> {
+  const row = await repository.findBookingDetail(db, tenant, id);
+  if (!row) throw notFound('booking', id);
+  return {
+    ...bookingView(row),
+    timeline: row.timeline,
+    crew: row.crew,
+    invoices: await bookingInvoices(db, tenant, id, now),
+    subscription: row.subscription,
+  };
+}
+
+export function getBooking(deps: Pick<BookingDeps, 'db' | 'clock'>, tenant: Tenant, id: string) {
+  return loadBookingDetail(deps.db, tenant, id, deps.clock.now());
+}
+
+/** Runs a booking transaction again when PostgreSQL reports a deadlock or serialization failure. */
+export async function withRetry<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= 3 || !isRetryableConflict(error)) throw error;
+    }
+  }
+}
+
+/** Locks the customer row (see the lock order above); 400/404 for a missing one. */
+export async function lockCustomer(tx: Sql, tenant: Tenant, customerId: string, param?: string) {
+  const customer = await findCustomer(tx, tenant, customerId, { forUpdate: true });
+  if (!customer) throw notFound('customer', customerId, param);
+  return customer;
+}
+
+/** One of the customer's addresses: another customer's is 400 parameter_invalid, none 400 resource_not_found. */
+async function customerAddress(tx: Sql, tenant: Tenant, customerId: string, addressId: string): Promise<AddressRow> {
+  const address = await findAddress(tx, tenant, customerId, addressId);
+  if (address) return address;
+  if (await findAddressById(tx, tenant, addressId)) {
+    throw invalidParameter('address_id', 'That address belongs to another customer.');
+  }
+  throw notFound('address', addressId, 'address_id');
+}
+
+function recurring(configuration: Configuration): Exclude<Frequency, 'one-time'> | null {
+  const frequency = configuration.frequency ?? 'one-time';
+  return frequency === 'one-time' ? null : frequency;
+}
+
+export async function createBooking(deps: BookingDeps, tenant: Tenant, input: NewBookingBody) {
+  const startsAt = new Date(input.scheduled_at);
+  const configuration = input.configuration as Configuration;
+  return withRetry(() =>
+    transaction(deps.db, async (tx) => {
+      const now = deps.clock.now();
+      const customer = await lockCustomer(tx, tenant, input.customer_id, 'customer_id');
+      if (customer.status === 'deactivated') {
+        throw new AppError('customer_deactivated', 'This customer is deactivated and cannot make new bookings.', {
+          param: 'customer_id',
+        });
+      }
+      const address = await customerAddress(tx, tenant, customer.id, input.address_id);
+      const { pricing, coupon } = await priceBooking(tx, tenant, {
+        industry: input.industry,
+        zip: address.zip,
+        configuration,
+        couponCode: input.coupon_code,
+        now,
+      });
+      const id = newId('booking');
+      const held = await scheduleCrew(tx, tenant, {
+        bookingId: id,
+        zip: address.zip,
+        industry: input.industry,
+        startsAt,
+        durationMinutes: pricing.estimated_duration,
+        now,
+      });
+      // counted here, once, under the coupon's row lock: the limit holds under any concurrency
+      if (coupon && !(await redeemCoupon(tx, tenant, coupon.id))) {
+        throw new AppError('invalid_coupon', `The coupon ${coupon.code} has been used up.`, { param: 'coupon_code' });
+      }
+      const frequency = recurring(configuration);
+      let subscriptionId: string | null = null;
+      if (frequency) {
+        subscriptionId = newId('subscription');
+        await repository.insertSubscription(tx, tenant, {
+          id: subscriptionId,
+          customerId: customer.id,
+          frequency,
+          now,
+        });
+      }
+      await repository.insertBooking(tx, tenant, {
+        id,
+        customerId: customer.id,
+        addressId: address.id,
+        zoneId: held.zoneId,
+        subscriptionId,
+        industry: input.industry,
+        configuration,
+        coupon,
+        pricing,
+        scheduledAt: startsAt,
+        assignedCrew: [held.staffId],
+        notes: input.notes ?? null,
+        timeline: [{ status: 'confirmed', at: now.toISOString(), note: 'Booked' }],
+        now,
+      });
+      await repository.refreshCustomerBookingStats(tx, tenant, customer.id);
+      const view = await loadBookingDetail(tx, tenant, id, now);
+      await publishEvent(tx, tenant, 'booking.created', view, now);
+      await repository.adjustBookingCounts(tx, tenant, { confirmed: 1 });
+      return view;
+    }),
+  );
+}
+
+/** A plain date is a whole UTC day: from its midnight, or (for date_to) up to the next one. */
+function dateBound(value: string | undefined, end: boolean): Date | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const day = new Date(`${value}T00:00:00Z`);
+    if (Number.isNaN(day.getTime())) throw invalidParameter(end ? 'date_to' : 'date_from', 'Invalid date.');
+    return end ? new Date(day.getTime() + 86_400_000) : day;
+  }
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) throw invalidParameter(end ? 'date_to' : 'date_from', 'Invalid date.');
+  // an exact timestamp as date_to is inclusive
+  return end ? new Date(at.getTime() + 1) : at;
+}
+
+export async function listBookings(
+  deps: Pick<BookingDeps, 'db'>,
+  tenant: Tenant,
+  query: BookingListQuery | (CustomerBookingListQuery & { customer_id?: string }),
+) {
+  const page = pageRequest(query);
+  const { rows, total } = await repository.listBookings(
+    deps.db,
+    tenant,
+    {
+      status: query.status,
+      customerId: query.customer_id,
+      zoneId: query.zone_id,
+      scheduledFrom: dateBound(query.date_from, false),
+      scheduledBefore: dateBound(query.date_to, true),
+      ids: parseIds(query.ids, 'bk'),
+    },
+    query.sort,
+    page,
+  );
+  return { data: rows.map(bookingView), pagination: pagination(page, total) };
+}
+
+export async function listCustomerBookings(
+  deps: Pick<BookingDeps, 'db'>,
+  tenant: Tenant,
+  customerId: string,
+  query: CustomerBookingListQuery,
+) {
+  if (!(await findCustomer(deps.db, tenant, customerId))) throw notFound('customer', customerId);
+  return listBookings(deps, tenant, { ...query, customer_id: customerId });
+}
+
+/**
+ * PATCH: scheduled_at, configuration, notes, address_id; confirmed bookings only. A new time,
+ * configuration or address re-checks availability (the booking's own time does not count
+ * against it), keeps the crew when free and frees the old time, all in one transaction.
+ */
+export async function updateBooking(deps: BookingDeps, tenant: Tenant, id: string, input: UpdateBookingBody) {
+  return withRetry(() =>
+    transaction(deps.db, async (tx) => {
+      const now = deps.clock.now();
+      const row = await requireBooking(tx, tenant, id, { forUpdate: true });
+      if (row.status !== 'confirmed') {
+        throw new AppError(
+          'invalid_state_transition',
+          `Only a confirmed booking can be changed; this one is ${row.status}.`,
+        );
+      }
+      await lockCustomer(tx, tenant, row.customer_id);
+      const addressChanged = input.address_id !== undefined && input.address_id !== row.address_id;
+      const address = addressChanged
+        ? await customerAddress(tx, tenant, row.customer_id, input.address_id as string)
+        : { id: row.address_id, zip: row.address_zip };
+      const configuration = (input.configuration as Configuration | undefined) ?? row.configuration;
+      const repriced = input.configuration !== undefined || addressChanged;
+      const pricing = repriced
+        ? (
+            await priceBooking(tx, tenant, {
+              industry: row.industry,
+              zip: address.zip,
+              configuration,
+              coupon: row.coupon,
+              now,
+            })
+          ).pricing
+        : row.pricing;
+      const previousStart = new Date(row.scheduled_at);
+      const startsAt = input.scheduled_at === undefined ? previousStart : new Date(input.scheduled_at);
+      const moved = startsAt.getTime() !== previousStart.getTime();
+
+      const changes: repository.BookingChanges = {};
+      if (moved || repriced) {
+        const held = await scheduleCrew(tx, tenant, {
+          bookingId: id,
+          zip: address.zip,
+          industry: row.industry,
+          startsAt,
+          durationMinutes: pricing.estimated_duration,
+          now,
+          preferred: row.assigned_crew,
+          rescheduling: true,
+        });
+        Object.assign(changes, { zoneId: held.zoneId, assignedCrew: [held.staffId], scheduledAt: startsAt });
+      }
+      if (repriced) Object.assign(changes, { configuration, pricing, addressId: address.id });
+      if (input.notes !== undefined) changes.notes = input.notes;
+      if (input.configuration !== undefined) {
+        changes.subscriptionId = await reconcileSubscription(tx, tenant, row, recurring(configuration), now);
+      }
+      if (moved) {
+        changes.timeline = {
+          status: 'confirmed',
+          at: now.toISOString(),
+          note: `Rescheduled from ${previousStart.toISOString()} to ${startsAt.toISOString()}`,
+        };
+      }
+      if (Object.keys(changes).length === 0) return loadBookingDetail(tx, tenant, id, now);
+      await repository.updateBooking(tx, tenant, id, changes, now);
+      await repository.refreshCustomerBookingStats(tx, tenant, row.customer_id);
+      const view = await loadBookingDetail(tx, tenant, id, now);
+      await publishEvent(tx, tenant, moved ? 'booking.rescheduled' : 'booking.updated', view, now);
+      return view;
+    }),
+  );
+}
+
+/**
+ * A new frequency on PATCH: one-time ends the subscription, a recurring one starts or
+ * changes it. Returns the booking's subscription id.
+ */
+async function reconcileSubscription(
+  tx: Sql,
+  tenant: Tenant,
+  row: repository.BookingRow,
+  frequency: Exclude<Frequency, 'one-time'> | null,
+  now: Date,
+): Promise<string | null> {
+  const current = row.subscription_id ? await repository.findSubscription(tx, tenant, row.subscription_id) : undefined;
+  const live = current && current.status !== 'cancelled' ? current : undefined;
+  if (!frequency) {
+    if (live) await repository.updateSubscription(tx, tenant, live.id, { status: 'cancelled' }, now);
+    return row.subscription_id;
+  }
+  if (live) {
+    await repository.updateSubscription(tx, tenant, live.id, { frequency, status: 'active' }, now);
+    return live.id;
+  }
+  const id = newId('subscription');
+  await repository.insertSubscription(tx, tenant, { id, customerId: row.customer_id, frequency, now });
+  return id;
+}
+
+/**
+ * For customers' address removal: the last address of a customer with open bookings must stay
+ * (409 address_required). Runs in the removal's transaction, under the customer's lock.
+ */
+export async function checkAddressRemoval(tx: Sql, tenant: Tenant, customerId: string, _addressId: string) {
+  if ((await countAddresses(tx, tenant, customerId)) > 1) return;
+  if (await repository.hasOpenBookings(tx, tenant, customerId)) {
+    throw new AppError(
+      'address_required',
+      'This is the last address of a customer with open bookings; add another address first.',
+    );
+  }
+}

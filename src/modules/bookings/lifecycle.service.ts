@@ -1,0 +1,323 @@
+// A booking's status changes, each by its own endpoint (CONTRACT §5):
+//   start     confirmed -> in_progress
+//   complete  confirmed | in_progress -> completed (invoice + charge, next recurring occurrence)
+//   cancel    confirmed | in_progress -> cancelled (crew time freed, fee under the policy)
+// Anything else is 409 invalid_state_transition.
+import { type Sql, transaction } from '../../core/db.ts';
+import { AppError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import type { Tenant } from '../../core/tenant.ts';
+import {
+  addDays,
+  availableSlots,
+  freeStaffForSlot,
+  localDate,
+  localTime,
+  minutesOfDay,
+} from '../availability/index.ts';
+import { loadCatalogSettings, loadSchedulingContext, releaseTimeBlocks } from '../catalog/index.ts';
+import { publishEvent } from '../events/index.ts';
+import { createBookingInvoice, createCancellationFeeInvoice, invoiceDeps } from '../invoices/index.ts';
+import { cancellationFee, type PriceBreakdown } from '../pricing/index.ts';
+import * as repository from './bookings.repository.ts';
+import type { CancelBookingBody } from './bookings.schemas.ts';
+import { type BookingDeps, loadBookingDetail, lockCustomer, requireBooking, withRetry } from './bookings.service.ts';
+import { holdFirstFree, priceBooking } from './scheduling.ts';
+
+type Status = repository.BookingStatus;
+
+/** The booking_counts deltas of one booking moving `from` -> `to` (plus new confirmed ones). */
+function moveCount(from: Status, to: Status, newlyConfirmed = 0): Partial<Record<Status, number>> {
+  const deltas: Partial<Record<Status, number>> = { [to]: 1 };
+  deltas[from] = (deltas[from] ?? 0) - 1;
+  deltas.confirmed = (deltas.confirmed ?? 0) + newlyConfirmed;
+  return deltas;
+}
+
+function refuse(action: string, status: Status): AppError {
+  return new AppError('invalid_state_transition', `A ${status.replace('_', ' ')} booking cannot be ${action}.`);
+}
+
+/** Locks the booking and checks it may move from where it is. */
+async function lockForTransition(tx: Sql, tenant: Tenant, id: string, action: string, from: Status[]) {
+  const row = await requireBooking(tx, tenant, id, { forUpdate: true });
+  if (!from.includes(row.status)) throw refuse(action, row.status);
+  return row;
+}
+
+export async function startBooking(deps: BookingDeps, tenant: Tenant, id: string) {
+  return transaction(deps.db, async (tx) => {
+    const now = deps.clock.now();
+    await lockForTransition(tx, tenant, id, 'started', ['confirmed']);
+    await repository.updateBooking(
+      tx,
+      tenant,
+      id,
+      { status: 'in_progress', timeline: { status: 'in_progress', at: now.toISOString(), note: 'Started' } },
+      now,
+    );
+    const view = await loadBookingDetail(tx, tenant, id, now);
+    await publishEvent(tx, tenant, 'booking.started', view, now);
+    await repository.adjustBookingCounts(tx, tenant, { confirmed: -1, in_progress: 1 });
+    return view;
+  });
+}
+
+function industryLabel(slug: string): string {
+  const words = slug.replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+function serviceDescription(row: repository.BookingRow): string {
+  const config = row.configuration;
+  const name = industryLabel(row.industry);
+  if (config.bedrooms !== undefined || config.bathrooms !== undefined) {
+    return `${name}: ${plural(config.bedrooms ?? 0, 'bedroom')}, ${plural(config.bathrooms ?? 0, 'bathroom')}`;
+  }
+  const lines = config.items ?? config.sections ?? [];
+  const count = lines.reduce((sum, line) => sum + (line.quantity ?? 1), 0);
+  return `${name}: ${plural(count, config.items ? 'item' : 'section')}`;
+}
+
+/** The invoice lines of a booking's pricing: the service (zone adjustment included), then each extra. */
+function invoiceLines(row: repository.BookingRow, pricing: PriceBreakdown) {
+  return [
+    { description: serviceDescription(row), quantity: 1, unit_price: pricing.base_price + pricing.zone_adjustment },
+    ...pricing.extras.map((extra) => ({
+      description: extra.name,
+      quantity: extra.quantity,
+      unit_price: extra.unit_price,
+    })),
+  ];
+}
+
+export async function completeBooking(deps: BookingDeps, tenant: Tenant, id: string) {
+  return withRetry(() =>
+    transaction(deps.db, async (tx) => {
+      const now = deps.clock.now();
+      const row = await lockForTransition(tx, tenant, id, 'completed', ['confirmed', 'in_progress']);
+      await lockCustomer(tx, tenant, row.customer_id);
+      await repository.updateBooking(
+        tx,
+        tenant,
+        id,
+        { status: 'completed', timeline: { status: 'completed', at: now.toISOString(), note: 'Completed' } },
+        now,
+      );
+      // the next occurrence holds crew time, so it goes before the invoice's numbering lock
+      const next = row.subscription_id ? await bookNextOccurrence(tx, tenant, row, now) : false;
+      const pricing = row.pricing;
+      await createBookingInvoice(tx, invoiceDeps(deps), tenant, {
+        bookingId: id,
+        customerId: row.customer_id,
+        lineItems: invoiceLines(row, pricing),
+        subtotal: pricing.subtotal,
+        discount: pricing.discount,
+        discountDescription: pricing.discounts.map((discount) => discount.description).join('; ') || null,
+        taxRate: pricing.tax_rate,
+        tax: pricing.tax,
+        total: pricing.total,
+      });
+      await repository.refreshCustomerBookingStats(tx, tenant, row.customer_id);
+      const view = await loadBookingDetail(tx, tenant, id, now);
+      await publishEvent(tx, tenant, 'booking.completed', view, now);
+      await repository.adjustBookingCounts(tx, tenant, moveCount(row.status, 'completed', next ? 1 : 0));
+      return view;
+    }),
+  );
+}
+
+const RECURRENCE_DAYS = { weekly: 7, 'bi-weekly': 14, monthly: 28 } as const;
+const DAY_MS = 86_400_000;
+
+/**
+ * Books a subscription's next occurrence (CONTRACT §5): the same local time 7, 14 or 28 days
+ * later if free, else the nearest free slot that day, else none and the subscription needs
+ * attention. Priced afresh from the catalog, without the first booking's coupon.
+ */
+async function bookNextOccurrence(tx: Sql, tenant: Tenant, row: repository.BookingRow, now: Date): Promise<boolean> {
+  const subscription = row.subscription_id
+    ? await repository.findSubscription(tx, tenant, row.subscription_id)
+    : undefined;
+  if (subscription?.status !== 'active') return false;
+  const days = RECURRENCE_DAYS[subscription.frequency];
+  const previous = new Date(row.scheduled_at).getTime();
+  const needsAttention = async () => {
+    await repository.updateSubscription(tx, tenant, subscription.id, { status: 'needs_attention' }, now);
+    return false;
+  };
+
+  let context = await loadSchedulingContext(tx, tenant, {
+    zip: row.address_zip,
+    industry: row.industry,
+    at: new Date(previous + days * DAY_MS),
+  });
+  if (!context.zone) return needsAttention();
+  const timezone = context.zone.timezone;
+  const date = addDays(localDate(previous, timezone), days);
+  if (context.date !== date) {
+    context = await loadSchedulingContext(tx, tenant, { zip: row.address_zip, industry: row.industry, date });
+  }
+  const zone = context.zone;
+  if (!zone) return needsAttention();
+  let pricing: PriceBreakdown;
+  try {
+    ({ pricing } = await priceBooking(tx, tenant, {
+      industry: row.industry,
+      zip: row.address_zip,
+      configuration: row.configuration,
+      coupon: null,
+      now,
+    }));
+  } catch (error) {
+    // the catalog no longer prices this service here: a person has to look at it
+    if (error instanceof AppError) return needsAttention();
+    throw error;
+  }
+  const scheduling = {
+    date,
+    zone,
+    staff: context.staff,
+    blocks: context.blocks,
+    durationMinutes: pricing.estimated_duration,
+  };
+  const wanted = minutesOfDay(localTime(previous, timezone));
+  const slots = availableSlots({ ...scheduling, now }).available_slots.sort(
+    (a, b) =>
+      Math.abs(minutesOfDay(a.start) - wanted) - Math.abs(minutesOfDay(b.start) - wanted) ||
+      (a.start < b.start ? -1 : 1),
+  );
+  const id = newId('booking');
+  for (const slot of slots) {
+    const startsAt = new Date(slot.starts_at);
+    const candidates = freeStaffForSlot({ ...scheduling, startsAt });
+    const preferred = [
+      ...candidates.filter((c) => row.assigned_crew.includes(c)),
+      ...candidates.filter((c) => !row.assigned_crew.includes(c)),
+    ];
+    const staffId = await holdFirstFree(
+      tx,
+      tenant,
+      { zone },
+      {
+        bookingId: id,
+        candidates: preferred,
+        start: startsAt,
+        durationMinutes: pricing.estimated_duration,
+      },
+    );
+    if (!staffId) continue;
+    await repository.insertBooking(tx, tenant, {
+      id,
+      customerId: row.customer_id,
+      addressId: row.address_id,
+      zoneId: zone.id,
+      subscriptionId: subscription.id,
+      industry: row.industry,
+      configuration: row.configuration,
+      coupon: null,
+      pricing,
+      scheduledAt: startsAt,
+      assignedCrew: [staffId],
+      notes: row.notes,
+      timeline: [
+        {
+          status: 'confirmed',
+          at: now.toISOString(),
+          note: `Next ${subscription.frequency} occurrence after ${row.id}`,
+        },
+      ],
+      now,
+    });
+    await publishEvent(tx, tenant, 'booking.created', await loadBookingDetail(tx, tenant, id, now), now);
+    return true;
+  }
+  return needsAttention();
+}
+
+export async function cancelBooking(deps: BookingDeps, tenant: Tenant, id: string, input: CancelBookingBody) {
+  const notify = input.notify_customer === true;
+  const view = await withRetry(() =>
+    transaction(deps.db, async (tx) => {
+      const now = deps.clock.now();
+      const row = await lockForTransition(tx, tenant, id, 'cancelled', ['confirmed', 'in_progress']);
+      await lockCustomer(tx, tenant, row.customer_id);
+      const settings = await loadCatalogSettings(tx, tenant);
+      const fee = cancellationFee(settings.cancellation_policy, {
+        total: row.total,
+        status: row.status,
+        scheduledAt: new Date(row.scheduled_at),
+        cancelledAt: now,
+      });
+      await releaseTimeBlocks(tx, tenant, id);
+      // the subscription's open occurrence is gone, so nothing would book the next one
+      if (row.subscription_id) {
+        const subscription = await repository.findSubscription(tx, tenant, row.subscription_id);
+        if (subscription && subscription.status !== 'cancelled') {
+          await repository.updateSubscription(tx, tenant, subscription.id, { status: 'cancelled' }, now);
+        }
+      }
+      let invoiceId: string | null = null;
+      if (fee.amount > 0) {
+        const percent =
+          fee.policy === 'in_progress'
+            ? settings.cancellation_policy.in_progress_fee_percent
+            : settings.cancellation_policy.late_cancellation_fee_percent;
+        const { invoice } = await createCancellationFeeInvoice(tx, invoiceDeps(deps), tenant, {
+          bookingId: id,
+          customerId: row.customer_id,
+          amount: fee.amount,
+          description: `Cancellation fee: ${percent}% of booking ${id} (${fee.policy.replace('_', ' ')})`,
+        });
+        invoiceId = invoice.id;
+      }
+      const cancellation: repository.Cancellation = {
+        reason: input.reason ?? null,
+        cancelled_at: now.toISOString(),
+        notify_customer: notify,
+        fee: { amount: fee.amount, policy: fee.policy, invoice_id: invoiceId },
+      };
+      await repository.updateBooking(
+        tx,
+        tenant,
+        id,
+        {
+          status: 'cancelled',
+          cancellation,
+          timeline: {
+            status: 'cancelled',
+            at: now.toISOString(),
+            note: input.reason ? `Cancelled: ${input.reason}` : 'Cancelled',
+          },
+        },
+        now,
+      );
+      await repository.refreshCustomerBookingStats(tx, tenant, row.customer_id);
+      if (notify) {
+        const when = new Date(row.scheduled_at).toUTCString();
+        const feeLine =
+          fee.amount > 0
+            ? `A cancellation fee of ${(fee.amount / 100).toFixed(2)} ${row.pricing.currency.toUpperCase()} applies; an invoice follows.\n`
+            : 'No cancellation fee applies.\n';
+        await deps.mailer.queue(tx, tenant, {
+          kind: 'booking_cancelled',
+          to: row.customer_email,
+          subject: 'Your booking has been cancelled',
+          text:
+            `Hello ${row.customer_first_name},\n\nYour ${industryLabel(row.industry).toLowerCase()} booking for ${when} ` +
+            `has been cancelled.${input.reason ? ` Reason: ${input.reason}.` : ''}\n\n${feeLine}`,
+        });
+      }
+      const view = await loadBookingDetail(tx, tenant, id, now);
+      await publishEvent(tx, tenant, 'booking.cancelled', view, now);
+      await repository.adjustBookingCounts(tx, tenant, moveCount(row.status, 'cancelled'));
+      return view;
+    }),
+  );
+  if (notify) deps.mailer.wake();
+  return view;
+}

@@ -1,0 +1,137 @@
+// Pricing a booking and holding its crew's time, inside the booking's transaction, with the very
+// code the services endpoints use (catalog loaders + pure availability and pricing functions).
+// The database has the last word: staff_time_blocks refuses overlapping time for one person.
+import type { Sql } from '../../core/db.ts';
+import { AppError } from '../../core/errors.ts';
+import type { Tenant } from '../../core/tenant.ts';
+import { findOfferedSlot, freeStaffForSlot, type Slot } from '../availability/index.ts';
+import {
+  loadPricingContext,
+  loadSchedulingContext,
+  releaseTimeBlocks,
+  type SchedulingContext,
+  tryInsertTimeBlock,
+} from '../catalog/index.ts';
+import { type Configuration, type Coupon, type PriceBreakdown, priceConfiguration } from '../pricing/index.ts';
+
+const MINUTE = 60_000;
+
+export function slotUnavailable(param = 'scheduled_at'): AppError {
+  return new AppError(
+    'slot_unavailable',
+    'That time is not available for this booking: pick a slot that availability offers for its estimated duration.',
+    { param },
+  );
+}
+
+/**
+ * Prices a configuration at an address's ZIP exactly as POST /v1/services/pricing does. A new
+ * booking names its coupon by code (checked here, redeemed by the caller); re-pricing passes the
+ * coupon stored with the booking, whose redemption was already counted.
+ */
+export async function priceBooking(
+  tx: Sql,
+  tenant: Tenant,
+  input: {
+    industry: string;
+    zip: string;
+    configuration: Configuration;
+    couponCode?: string;
+    coupon?: Coupon | null;
+    now: Date;
+  },
+): Promise<{ pricing: PriceBreakdown; coupon: Coupon | null }> {
+  const context = await loadPricingContext(tx, tenant, {
+    industry: input.industry,
+    zip: input.zip,
+    couponCode: input.couponCode ?? null,
+    now: input.now,
+    params: { zip: 'address_id' },
+  });
+  const catalog =
+    input.couponCode === undefined ? { ...context.catalog, coupon: input.coupon ?? null } : context.catalog;
+  return { pricing: priceConfiguration(catalog, input.configuration), coupon: catalog.coupon };
+}
+
+export interface HeldSlot {
+  zoneId: string;
+  staffId: string;
+  slot: Slot;
+}
+
+/**
+ * Checks that availability offers `startsAt` for the duration (the booking's own time does not
+ * count against it), then holds the first free crew member: `preferred` first (a rescheduled
+ * booking keeps its crew when it can), then the least busy. Throws 409 slot_unavailable.
+ */
+export async function scheduleCrew(
+  tx: Sql,
+  tenant: Tenant,
+  input: {
+    bookingId: string;
+    zip: string;
+    industry: string;
+    startsAt: Date;
+    durationMinutes: number;
+    now: Date;
+    preferred?: string[];
+    /** The booking already holds time (reschedule): free it in this transaction. */
+    rescheduling?: boolean;
+    param?: string;
+  },
+): Promise<HeldSlot> {
+  const context = await loadSchedulingContext(tx, tenant, {
+    zip: input.zip,
+    industry: input.industry,
+    at: input.startsAt,
+    industryParam: 'industry',
+  });
+  if (!context.zone || !context.date) throw slotUnavailable(input.param);
+  const scheduling = {
+    date: context.date,
+    zone: context.zone,
+    staff: context.staff,
+    blocks: context.blocks,
+    durationMinutes: input.durationMinutes,
+    ignoreBookingId: input.bookingId,
+  };
+  const slot = findOfferedSlot({ ...scheduling, now: input.now, startsAt: input.startsAt });
+  if (!slot) throw slotUnavailable(input.param);
+  if (input.rescheduling) await releaseTimeBlocks(tx, tenant, input.bookingId);
+  const staffId = await holdFirstFree(tx, tenant, context, {
+    bookingId: input.bookingId,
+    candidates: preferFirst(freeStaffForSlot({ ...scheduling, startsAt: input.startsAt }), input.preferred),
+    start: input.startsAt,
+    durationMinutes: input.durationMinutes,
+  });
+  if (!staffId) throw slotUnavailable(input.param);
+  return { zoneId: context.zone.id, staffId, slot };
+}
+
+function preferFirst(candidates: string[], preferred: string[] = []): string[] {
+  const first = candidates.filter((id) => preferred.includes(id));
+  return [...first, ...candidates.filter((id) => !preferred.includes(id))];
+}
+
+/**
+ * Holds the time block [start, start + duration + travel buffer) for each candidate in turn
+ * until the exclusion constraint lets one through. It waits for a concurrent holder to commit or
+ * roll back, so two transactions, in one process or in two, never both get a person. null when
+ * none is free.
+ */
+export async function holdFirstFree(
+  tx: Sql,
+  tenant: Tenant,
+  context: Pick<SchedulingContext, 'zone'>,
+  input: { bookingId: string; candidates: string[]; start: Date; durationMinutes: number },
+): Promise<string | null> {
+  const buffer = context.zone?.travelBufferMinutes ?? 0;
+  // an empty range is refused by the table; a zero-minute job still holds a minute
+  const minutes = Math.max(1, input.durationMinutes + buffer);
+  const end = new Date(input.start.getTime() + minutes * MINUTE);
+  for (const staffId of input.candidates) {
+    const held = await tryInsertTimeBlock(tx, tenant, { staffId, bookingId: input.bookingId, start: input.start, end });
+    if (held) return staffId;
+  }
+  return null;
+}

@@ -1,0 +1,274 @@
+// Scheduling guarantees over HTTP: availability sees bookings, reschedules re-check and keep the
+// crew, cancellation fees under the policy, and recurring occurrences.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/core/clock.ts';
+import { query, sql } from '../src/core/db.ts';
+import { insertTimeBlock } from '../src/modules/catalog/index.ts';
+import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { addCard } from './helpers/billing.ts';
+import {
+  book,
+  type Catalog,
+  countsAndRecount,
+  customerWithAddress,
+  demoCatalog,
+  overlaps,
+  slotAt,
+  slots,
+  sofa,
+  statsAndRecount,
+} from './helpers/bookings.ts';
+
+// Monday 2026-06-01, 08:00 in New York. On Mondays exactly two Manhattan crew members do junk
+// removal (Maria Lopez and Dmitri Petrov; James Carter is off).
+const START = '2026-06-01T12:00:00Z';
+const clock = new ManualClock(START);
+let t: TestApp;
+let acct: TestAccount;
+let catalog: Catalog;
+
+beforeAll(async () => {
+  t = await startTestApp({ clock, workers: false });
+  acct = await createTestAccount(t, { demo: true });
+  catalog = await demoCatalog(acct.api);
+});
+afterAll(() => t.close());
+
+async function sofaAt(
+  date: string,
+  time: string,
+  frequency = 'one-time',
+  customer?: { id: string; addressId: string },
+) {
+  const who = customer ?? (await customerWithAddress(acct.api));
+  const res = await book(acct.api, {
+    customer_id: who.id,
+    address_id: who.addressId,
+    industry: 'junk-removal',
+    configuration: sofa(catalog, frequency),
+    scheduled_at: await slotAt(acct.api, 'junk-removal', date, time, 20),
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+const starts = async (date: string) => (await slots(acct.api, 'junk-removal', date, 20)).map((s) => s.start);
+
+async function blocksOf(bookingId: string) {
+  return query<{ staff_id: string; lower: string }>(
+    t.database.sql,
+    sql`select staff_id, lower(during)::text as lower from staff_time_blocks where booking_id = ${bookingId}`,
+  );
+}
+
+describe('availability reflects bookings', () => {
+  it('a booked crew member is no longer free; the slot goes when both are booked', async () => {
+    expect(await starts('2026-06-08')).toContain('10:00');
+    const first = await sofaAt('2026-06-08', '10:00');
+    expect(await starts('2026-06-08')).toContain('10:00');
+    const second = await sofaAt('2026-06-08', '10:00');
+    expect(second.assigned_crew).not.toEqual(first.assigned_crew);
+    const after = await starts('2026-06-08');
+    // 10:00-10:20 plus the 30 min buffer: 09:00 (ends 09:50) and 11:00 are still free
+    expect(after).not.toContain('10:00');
+    expect(after).toEqual(expect.arrayContaining(['09:00', '11:00']));
+    const third = await book(acct.api, {
+      customer_id: first.customer.id,
+      address_id: first.address.id,
+      industry: 'junk-removal',
+      configuration: sofa(catalog),
+      scheduled_at: first.scheduled_at,
+    });
+    expect(third.status).toBe(409);
+    expect(third.body.error.code).toBe('slot_unavailable');
+    // cancelling frees the crew's time
+    await acct.api.post(`/v1/bookings/${first.id}/cancel`);
+    expect(await starts('2026-06-08')).toContain('10:00');
+    expect(await blocksOf(first.id)).toEqual([]);
+  });
+});
+
+describe('reschedule', () => {
+  it('into a taken slot fails and leaves the booking as it was', async () => {
+    await sofaAt('2026-06-15', '10:00');
+    await sofaAt('2026-06-15', '10:00');
+    const moving = await sofaAt('2026-06-15', '14:00');
+    const blocksBefore = await blocksOf(moving.id);
+    clock.advance(1000);
+    const res = await acct.api.patch(`/v1/bookings/${moving.id}`, { scheduled_at: '2026-06-15T14:00:00.000Z' });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: 'slot_unavailable', param: 'scheduled_at' });
+    const after = (await acct.api.get(`/v1/bookings/${moving.id}`)).body;
+    expect(after).toEqual(moving);
+    expect(await blocksOf(moving.id)).toEqual(blocksBefore);
+  });
+
+  it('re-checks availability, keeps the crew when free and frees the old time', async () => {
+    const booking = await sofaAt('2026-06-22', '09:00');
+    const [crew] = booking.assigned_crew;
+    clock.advance(1000);
+    const newTime = await slotAt(acct.api, 'junk-removal', '2026-06-22', '15:00', 20);
+    const res = await acct.api.patch(`/v1/bookings/${booking.id}`, { scheduled_at: newTime });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ scheduled_at: newTime, assigned_crew: [crew], status: 'confirmed' });
+    expect(res.body.timeline.at(-1)).toMatchObject({
+      status: 'confirmed',
+      note: expect.stringContaining('Rescheduled'),
+    });
+    expect(await blocksOf(booking.id)).toEqual([
+      { staff_id: crew, lower: expect.stringContaining('2026-06-22 19:00') },
+    ]);
+    // 09:00 is free again for both crew members
+    const blocked = await sofaAt('2026-06-22', '09:00');
+    await sofaAt('2026-06-22', '09:00');
+    expect(blocked.assigned_crew).toHaveLength(1);
+
+    // a bigger job at the same time re-prices and still fits
+    clock.advance(1000);
+    const bigger = await acct.api.patch(`/v1/bookings/${booking.id}`, {
+      configuration: { items: [{ product_id: catalog.products['junk-removal']!.Sofa!, quantity: 3 }] },
+    });
+    expect(bigger.status).toBe(200);
+    expect(bigger.body.estimated_duration).toBe(60);
+    expect(bigger.body.pricing.base_price).toBe(3 * 8900);
+    const events = await query<{ type: string }>(
+      t.database.sql,
+      sql`select type from events where payload->'data'->'object'->>'id' = ${booking.id} order by created_at, id`,
+    );
+    expect(events.map((e) => e.type)).toEqual(['booking.created', 'booking.rescheduled', 'booking.updated']);
+    expect(await overlaps(t, acct)).toEqual([]);
+  });
+
+  it('refuses a slot the new duration does not fit', async () => {
+    const booking = await sofaAt('2026-06-23', '17:00');
+    // 17:00 + 80 min passes closing at 18:00
+    const res = await acct.api.patch(`/v1/bookings/${booking.id}`, {
+      configuration: { items: [{ product_id: catalog.products['junk-removal']!.Sofa!, quantity: 4 }] },
+    });
+    expect(res.status).toBe(409);
+    expect((await acct.api.get(`/v1/bookings/${booking.id}`)).body.estimated_duration).toBe(20);
+  });
+});
+
+describe('cancellation', () => {
+  it('is free 24 h or more ahead, 50 % later, 100 % in progress; a fee makes a pending invoice', async () => {
+    clock.set(START);
+    const early = await sofaAt('2026-06-24', '10:00');
+    const late = await sofaAt('2026-06-24', '11:00');
+    const running = await sofaAt('2026-06-24', '12:00');
+    const free = await acct.api.post(`/v1/bookings/${early.id}/cancel`, { reason: 'Changed plans' });
+    expect(free.status).toBe(200);
+    expect(free.body).toMatchObject({
+      status: 'cancelled',
+      cancellation: {
+        reason: 'Changed plans',
+        notify_customer: false,
+        cancelled_at: clock.now().toISOString(),
+        fee: { amount: 0, policy: 'free_cancellation', invoice_id: null },
+      },
+      invoices: [],
+    });
+
+    clock.set('2026-06-24T05:00:00Z'); // 10 h before 11:00 in New York
+    const fee = await acct.api.post(`/v1/bookings/${late.id}/cancel`, { notify_customer: true });
+    const half = Math.round(late.pricing.total / 2);
+    expect(fee.body.cancellation.fee).toMatchObject({ amount: half, policy: 'late_cancellation' });
+    expect(fee.body.invoices).toEqual([
+      { id: fee.body.cancellation.fee.invoice_id, number: expect.any(String), status: 'pending', total: half },
+    ]);
+    const invoice = (await acct.api.get(`/v1/invoices/${fee.body.cancellation.fee.invoice_id}`)).body;
+    expect(invoice).toMatchObject({ booking_id: late.id, status: 'pending', total: half });
+    const mail = await query<{ to_address: string; kind: string; text_body: string }>(
+      t.database.sql,
+      sql`select to_address, kind, text_body from emails where account_id = ${acct.accountId} and kind = 'booking_cancelled'`,
+    );
+    expect(mail).toEqual([
+      { to_address: late.customer.email, kind: 'booking_cancelled', text_body: expect.any(String) },
+    ]);
+
+    await acct.api.post(`/v1/bookings/${running.id}/start`);
+    const full = await acct.api.post(`/v1/bookings/${running.id}/cancel`);
+    expect(full.body.cancellation.fee).toMatchObject({ amount: running.pricing.total, policy: 'in_progress' });
+    for (const booking of [early, late, running]) {
+      const { stored, counted } = await statsAndRecount(t, booking.customer.id);
+      expect(stored).toEqual(counted);
+      expect(stored.total_bookings).toBe(0);
+    }
+    clock.set(START);
+  });
+});
+
+describe('recurring service', () => {
+  it('completing an occurrence books the next one at the same local time', async () => {
+    clock.set(START);
+    const customer = await customerWithAddress(acct.api);
+    await addCard(acct.api, customer.id);
+    const first = await sofaAt('2026-06-29', '10:00', 'weekly', customer);
+    expect(first.subscription).toMatchObject({ frequency: 'weekly', status: 'active' });
+    expect((await acct.api.get(`/v1/customers/${customer.id}`)).body.stats.active_subscription).toBe(true);
+    clock.advance(1000);
+    const done = await acct.api.post(`/v1/bookings/${first.id}/complete`);
+    expect(done.status).toBe(200);
+    expect(done.body.invoices[0]).toMatchObject({ status: 'paid', total: first.pricing.total });
+    const list = (await acct.api.get(`/v1/customers/${customer.id}/bookings?status=confirmed`)).body.data;
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({
+      subscription_id: first.subscription_id,
+      scheduled_at: '2026-07-06T14:00:00.000Z',
+      assigned_crew: first.assigned_crew,
+      service: first.service,
+      coupon_code: null,
+    });
+    const { stored, counted } = await statsAndRecount(t, customer.id);
+    expect(stored).toEqual(counted);
+    expect(stored).toMatchObject({ total_bookings: 2, active_subscription: true });
+  });
+
+  it('takes the nearest free slot that day, else marks the subscription needs_attention', async () => {
+    clock.set(START);
+    const customer = await customerWithAddress(acct.api);
+    const first = await sofaAt('2026-06-30', '10:00', 'bi-weekly', customer);
+    // two weeks on, 10:00 is taken by all three Tuesday crew members
+    for (let i = 0; i < 3; i++) await sofaAt('2026-07-14', '10:00');
+    await acct.api.post(`/v1/bookings/${first.id}/complete`);
+    const [next] = (await acct.api.get(`/v1/customers/${customer.id}/bookings?status=confirmed`)).body.data;
+    // 09:00 (busy until 09:50) and 11:00 are equally near: the earlier one
+    expect(next.scheduled_at).toBe('2026-07-14T13:00:00.000Z');
+
+    // the occurrence after that: block every crew member all day
+    const crew = await query<{ id: string }>(
+      t.database.sql,
+      sql`select s.id from staff s where s.account_id = ${acct.accountId} and s.environment = 'test'`,
+    );
+    for (const member of crew) {
+      await insertTimeBlock(t.database.sql, acct.tenant(), {
+        staffId: member.id,
+        bookingId: null,
+        start: new Date('2026-07-28T04:00:00Z'),
+        end: new Date('2026-07-29T04:00:00Z'),
+      });
+    }
+    const done = await acct.api.post(`/v1/bookings/${next.id}/complete`);
+    expect(done.body.subscription).toMatchObject({ status: 'needs_attention' });
+    expect((await acct.api.get(`/v1/customers/${customer.id}/bookings?status=confirmed`)).body.data).toEqual([]);
+    expect((await acct.api.get(`/v1/customers/${customer.id}`)).body.stats.active_subscription).toBe(false);
+  });
+
+  it('cancelling the open occurrence ends the subscription', async () => {
+    clock.set(START);
+    const customer = await customerWithAddress(acct.api);
+    const first = await sofaAt('2026-07-01', '10:00', 'monthly', customer);
+    const cancelled = await acct.api.post(`/v1/bookings/${first.id}/cancel`);
+    expect(cancelled.body.subscription).toMatchObject({ status: 'cancelled' });
+    expect((await acct.api.get(`/v1/customers/${customer.id}`)).body.stats.active_subscription).toBe(false);
+    const counts = await countsAndRecount(t, acct);
+    expect(counts.stored).toEqual(counts.counted);
+  });
+
+  it('completion without a card leaves the invoice pending', async () => {
+    clock.set(START);
+    const booking = await sofaAt('2026-07-02', '10:00');
+    const done = await acct.api.post(`/v1/bookings/${booking.id}/complete`);
+    expect(done.body.invoices).toEqual([expect.objectContaining({ status: 'pending', total: booking.pricing.total })]);
+  });
+});
