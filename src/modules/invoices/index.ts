@@ -11,6 +11,7 @@ export {
   type InvoiceDeps,
   type IssuedInvoice,
   invoiceDeps,
+  listInvoices,
   loadInvoiceView,
   markOverdueInvoices,
 } from './invoices.service.ts';
