@@ -167,7 +167,7 @@ function deliveryRows(webhook: WebhookView, deliveries: WebhookDeliveryView[], s
   }
   const rows = deliveries.map(
     (delivery) => html`<tr data-delivery-id="${delivery.id}">
-  <td><code>${delivery.event_type}</code><div class="hint mono hide-narrow">${delivery.event_id}</div></td>
+  <td><code title="Event ${delivery.event_id}">${delivery.event_type}</code></td>
   <td class="num hide-narrow">${delivery.attempt}</td>
   <td>${deliveryBadge(delivery.status)}</td>
   <td class="num" data-label="Response code">${delivery.response_code ?? '—'}</td>
