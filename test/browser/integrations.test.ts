@@ -45,8 +45,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signedInPage(): Promise<Page> {
-  const context = await newBrowserContext(browser, t.url);
+async function signedInPage(size: 'laptop' | 'phone' = 'laptop'): Promise<Page> {
+  const context = await newBrowserContext(browser, t.url, size);
   const page = await context.newPage();
   await signInThroughPage(page, owner.email, owner.password);
   return page;
@@ -85,6 +85,10 @@ describe('Integrations in a browser', { timeout: 120_000 }, () => {
     expect(received?.json.test).toBe(true);
     expect(received?.headers['webhook-signature']).toMatch(/^v1,/);
     await screenshot(page, 'webhooks-detail');
+    const phone = await signedInPage('phone');
+    await phone.goto(page.url());
+    await phone.getByRole('button', { name: 'Send Test' }).waitFor();
+    await screenshot(phone, 'webhooks-detail-phone');
 
     await page.goto(`${INTEGRATIONS}/webhooks`);
     await page.locator('tr', { hasText: `${receiver.url}/fieldhand` }).waitFor();
