@@ -11,7 +11,9 @@ export interface PageResponse {
 export interface FormClient {
   cookies: Map<string, string>;
   get(path: string): Promise<PageResponse>;
-  post(path: string, fields: Record<string, string>): Promise<PageResponse>;
+  post(path: string, fields: Record<string, string | string[]>): Promise<PageResponse>;
+  /** Posts multipart/form-data, as a form with a file input does. */
+  postMultipart(path: string, form: FormData): Promise<PageResponse>;
   /** Loads the login page and signs in; returns the sign-in response. */
   signIn(email: string, password: string, next?: string): Promise<PageResponse>;
 }
@@ -50,12 +52,18 @@ export function formClient(baseUrl: string, headers: Record<string, string> = {}
   const client: FormClient = {
     cookies,
     get: (path) => request(path, { method: 'GET' }),
-    post: (path, fields) =>
-      request(path, {
+    post: (path, fields) => {
+      const body = new URLSearchParams();
+      for (const [name, value] of Object.entries(fields)) {
+        for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
+      }
+      return request(path, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(fields).toString(),
-      }),
+        body: body.toString(),
+      });
+    },
+    postMultipart: (path, form) => request(path, { method: 'POST', body: form }),
     async signIn(email, password, next) {
       const page = await client.get(`/dashboard/login${next ? `?next=${encodeURIComponent(next)}` : ''}`);
       return client.post('/dashboard/login', {

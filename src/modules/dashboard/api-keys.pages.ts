@@ -14,6 +14,7 @@ import {
   sessionTenant,
 } from '../sessions/index.ts';
 import { csrfField, environmentBadge, integrationsHeader, sendShell, when } from './dashboard.layout.ts';
+import { shownOnceSecret } from './forms.ts';
 import { sendNotFound } from './not-found.ts';
 
 const BASE = '/dashboard/settings/integrations/api-keys';
@@ -185,12 +186,7 @@ function showNewKey(
   <h2 id="new-key-title">Your new ${created.environment} key “${created.name}”</h2>
   <div class="alert warning" role="status">Copy the key now and keep it somewhere safe. For your security it will
     not be shown again.</div>
-  <label class="label" for="new-key-value">Secret key</label>
-  <div class="secret-box">
-    <input id="new-key-value" type="text" readonly value="${created.key}" data-key-id="${created.id}" spellcheck="false" autocomplete="off">
-    <button type="button" class="secondary" data-copy-target="new-key-value" aria-describedby="copy-status">Copy</button>
-  </div>
-  <p class="hint" id="copy-status" aria-live="polite"></p>
+  ${shownOnceSecret({ id: 'new-key-value', label: 'Secret key', value: created.key, dataId: created.id })}
   ${
     otherEnvironment
       ? html`<p class="hint">This key is for the ${created.environment} environment; switch to ${created.environment === 'live' ? 'Live' : 'Test'} to see it in the list.</p>`

@@ -17,7 +17,7 @@ const NAV: { heading: string; items: NavItem[] }[] = [
     items: [
       { href: '/dashboard/bookings', label: 'Bookings', soon: true },
       { href: '/dashboard/customers', label: 'Customers' },
-      { href: '/dashboard/invoices', label: 'Invoices', soon: true },
+      { href: '/dashboard/invoices', label: 'Invoices' },
       { href: '/dashboard/emails', label: 'E-mail outbox' },
     ],
   },

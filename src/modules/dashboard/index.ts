@@ -1,16 +1,28 @@
 // The admins' dashboard (CONTRACT §10): server-rendered pages over the same service functions
 // the API uses. Sign-in and sessions live in the sessions module.
+import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
 import { messagePage, sendPage } from '../sessions/index.ts';
 import { apiKeyPages } from './api-keys.pages.ts';
+import { connectedAppPages } from './connected-apps.pages.ts';
 import { customerPages } from './customers.pages.ts';
+import { LOGO_MAX_BYTES } from './forms.ts';
+import { invoicePages } from './invoices.pages.ts';
+import { oauthAppPages } from './oauth-apps.pages.ts';
 import { overviewPages } from './overview.pages.ts';
+import { webhookPages } from './webhooks.pages.ts';
 
 export { csrfField, integrationsHeader, pageHeader, sendShell } from './dashboard.layout.ts';
 
 export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
   void app.register(async (pages) => {
+    // Forms with a file input (OAuth app logos) post multipart/form-data; only these pages
+    // accept it. Each handler reads the parts itself, within the limits of forms.ts.
+    await pages.register(multipart, {
+      throwFileSizeLimit: false,
+      limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 100, parts: 101 },
+    });
     // Pages answer in HTML, never with the API's JSON error envelope.
     pages.setErrorHandler((error, request, reply) => {
       request.log.error({ err: error }, 'dashboard page failed');
@@ -24,7 +36,11 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
       );
     });
     apiKeyPages(pages, ctx);
+    oauthAppPages(pages, ctx);
+    webhookPages(pages, ctx);
+    connectedAppPages(pages, ctx);
     customerPages(pages, ctx);
+    invoicePages(pages, ctx);
     overviewPages(pages, ctx);
   });
 }

@@ -80,39 +80,6 @@ ${
       description: 'Visits booked with you, by status and date.',
       body: comingSoon('Bookings', 'Filters by status and date, and each booking with its timeline and crew.'),
     },
-    {
-      path: '/dashboard/invoices',
-      title: 'Invoices',
-      description: 'What you billed and what was paid.',
-      body: comingSoon('Invoices', 'Filters by status, and each invoice with its line items, payments and refunds.'),
-    },
-    {
-      path: '/dashboard/settings/integrations/oauth-apps',
-      title: 'OAuth Apps',
-      description: '',
-      integrations: true,
-      body: comingSoon(
-        'OAuth apps',
-        'Register apps that act for your users (name, redirect URIs, logo, public or confidential), rotate secrets and delete apps.',
-      ),
-    },
-    {
-      path: '/dashboard/settings/integrations/webhooks',
-      title: 'Webhooks',
-      description: '',
-      integrations: true,
-      body: comingSoon(
-        'Webhook endpoints',
-        'Add endpoints, choose events, see recent deliveries and send test events.',
-      ),
-    },
-    {
-      path: '/dashboard/settings/integrations/connected-apps',
-      title: 'Connected apps',
-      description: '',
-      integrations: true,
-      body: comingSoon('Connected apps', 'The apps you have allowed to use your account, each revocable.'),
-    },
   ];
   for (const stub of stubs) {
     app.get(stub.path, { schema: { hide: true } }, async (request, reply) => {

@@ -12,6 +12,7 @@ export {
   type InvoiceDeps,
   type IssuedInvoice,
   invoiceDeps,
+  listInvoices,
   loadInvoiceView,
   markOverdueInvoices,
 } from './invoices.service.ts';

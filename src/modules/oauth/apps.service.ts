@@ -107,10 +107,22 @@ function checkLogo(logo: string | null): string | null {
   return logo;
 }
 
-/** An uploaded image file as the data: URL the app stores; null for a type we do not take. */
-export function logoDataUrl(bytes: Buffer, fileName: string): string | null {
-  const types: Record<string, string> = { png: 'png', jpg: 'jpeg', jpeg: 'jpeg', gif: 'gif', webp: 'webp' };
-  const type = types[fileName.split('.').pop()?.toLowerCase() ?? ''];
+/**
+ * An uploaded image as the data: URL the app stores, its type read from the file's first bytes
+ * (never from its name or the browser's word); null for anything but PNG, JPEG, GIF or WebP.
+ * SVG is refused on purpose: it can carry script.
+ */
+export function logoDataUrl(bytes: Buffer): string | null {
+  const startsWith = (signature: number[], at = 0) => signature.every((byte, index) => bytes[at + index] === byte);
+  const type = startsWith([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+    ? 'png'
+    : startsWith([0xff, 0xd8, 0xff])
+      ? 'jpeg'
+      : startsWith([0x47, 0x49, 0x46, 0x38])
+        ? 'gif'
+        : startsWith([0x52, 0x49, 0x46, 0x46]) && startsWith([0x57, 0x45, 0x42, 0x50], 8)
+          ? 'webp'
+          : null;
   return type ? `data:image/${type};base64,${bytes.toString('base64')}` : null;
 }
 

@@ -36,8 +36,8 @@ function logoFromFile(path: string | undefined): string | undefined {
   } catch {
     throw new AppError('parameter_invalid', `--logo: cannot read ${path}`);
   }
-  const dataUrl = logoDataUrl(bytes, path);
-  if (!dataUrl) throw new AppError('parameter_invalid', '--logo must be a .png, .jpg, .gif or .webp file');
+  const dataUrl = logoDataUrl(bytes);
+  if (!dataUrl) throw new AppError('parameter_invalid', '--logo must be a PNG, JPEG, GIF or WebP image');
   return dataUrl;
 }
 
