@@ -134,12 +134,12 @@ export default async function run(): Promise<void> {
           join addresses a on a.customer_id = c.id`,
     );
     // what the API keeps in its transactions, set here for the rows inserted behind its back
+    await query(db, sql`delete from booking_counts where account_id = ${account.accountId}`);
     await query(
       db,
-      sql`insert into booking_counts (account_id, environment, status, count)
-          select account_id, environment, status, count(*) from bookings where account_id = ${account.accountId}
-          group by account_id, environment, status
-          on conflict (account_id, environment, status) do update set count = excluded.count`,
+      sql`insert into booking_counts (account_id, environment, status, shard, count)
+          select account_id, environment, status, 0, count(*) from bookings where account_id = ${account.accountId}
+          group by account_id, environment, status`,
     );
     await query(db, sql`vacuum analyze bookings`);
     const listUrl = `${server.url}/v1/bookings?status=confirmed&per_page=100`;
