@@ -1,6 +1,7 @@
 // Issue 5: booking creation at 50 connections across many slots (availability check, pricing,
 // crew held by the exclusion constraint, stats, event: the whole transaction), and the booking
 // list with 200,000 bookings in the account. Targets: >= 300 bookings/s; list p99 < 30 ms.
+import os from 'node:os';
 import { query, sql } from '../src/core/db.ts';
 import { localDate } from '../src/modules/availability/index.ts';
 import { exportCatalog, importCatalog } from '../src/modules/catalog/index.ts';
@@ -157,6 +158,7 @@ export default async function run(): Promise<void> {
       connections: 1,
       duration: 5,
     });
+    console.log(`machine load average (1 min) at the end: ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores`);
     console.log(`bookings/s: ${creation.requestsPerSecond} (target >= 300), create p99: ${creation.p99} ms`);
     console.log(
       `list p99: ${alone.p99} ms at 1 connection, ${ten.p99} ms at 10, ${fifty.p99} ms at 50 (target < 30 ms); page 500 p99 ${deep.p99} ms`,
