@@ -49,13 +49,15 @@ create index bookings_customer on bookings (customer_id, created_at desc, id des
 create index bookings_subscription on bookings (subscription_id) where subscription_id is not null;
 
 -- Bookings per status, moved by the transactions that change them (as their last statement, so
--- the row lock is held only until commit): a list's `total` for all bookings or one status
--- without counting every row.
+-- a row lock is held only until commit): a list's `total` for all bookings or one status
+-- without counting every row. Each transaction moves one of 16 shards, picked at random, so
+-- concurrent bookings rarely wait for each other; a total is the sum over the shards.
 create table booking_counts (
   account_id text not null references accounts (id),
   environment text not null check (environment in ('test', 'live')),
   status text not null check (status in ('confirmed', 'in_progress', 'completed', 'cancelled')),
-  -- no check (count >= 0): the upsert's proposed row carries the (maybe negative) delta
+  shard smallint not null check (shard between 0 and 15),
+  -- no check (count >= 0): a shard may go below zero; the sum over the shards cannot
   count bigint not null,
-  primary key (account_id, environment, status)
+  primary key (account_id, environment, status, shard)
 );

@@ -121,8 +121,8 @@ export async function statsAndRecount(t: TestApp, customerId: string) {
 export async function countsAndRecount(t: TestApp, acct: TestAccount) {
   const [row] = await query<{ stored: Record<string, number> | null; counted: Record<string, number> | null }>(
     t.database.sql,
-    sql`select (select json_object_agg(status, count) from booking_counts
-                where account_id = ${acct.accountId} and environment = 'test' and count <> 0) as stored,
+    sql`select (select json_object_agg(status, n) from (select status, sum(count)::int as n from booking_counts
+                where account_id = ${acct.accountId} and environment = 'test' group by status having sum(count) <> 0) s) as stored,
                (select json_object_agg(status, n) from (select status, count(*) as n from bookings
                 where account_id = ${acct.accountId} and environment = 'test' group by status) c) as counted`,
   );

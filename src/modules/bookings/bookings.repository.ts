@@ -235,9 +235,11 @@ async function countBookings(db: Sql, tenant: Tenant, filters: BookingFilters, w
   return row?.total ?? 0;
 }
 
+const COUNT_SHARDS = 16;
+
 /**
- * Moves the per-status counts by `deltas` (one row per status, locked in status order). Call it
- * last in the transaction: the rows are shared by the whole environment.
+ * Moves the per-status counts by `deltas`, in one random shard (its rows locked in status
+ * order). Call it last in the transaction: the rows are shared by the whole environment.
  */
 export async function adjustBookingCounts(
   db: Sql,
@@ -250,12 +252,12 @@ export async function adjustBookingCounts(
   if (entries.length === 0) return;
   await query(
     db,
-    sql`insert into booking_counts (account_id, environment, status, count)
-        select ${tenant.accountId}, ${tenant.environment}, d.status, d.delta
+    sql`insert into booking_counts (account_id, environment, status, shard, count)
+        select ${tenant.accountId}, ${tenant.environment}, d.status, ${Math.floor(Math.random() * COUNT_SHARDS)}, d.delta
         from unnest(${textArray(entries.map(([status]) => status))}, ${sql.param(entries.map(([, delta]) => delta))}::int[])
           with ordinality as d(status, delta, ord)
         order by d.ord
-        on conflict (account_id, environment, status) do update set count = booking_counts.count + excluded.count`,
+        on conflict (account_id, environment, status, shard) do update set count = booking_counts.count + excluded.count`,
   );
 }
 

@@ -71,15 +71,24 @@ export async function requireBooking(db: Sql, tenant: Tenant, id: string, option
   return row;
 }
 
-/** The booking as GET one returns it (inside a transaction: as that transaction sees it). */
-export async function loadBookingDetail(db: Sql, tenant: Tenant, id: string, now: Date): Promise<BookingDetailView> {
+/**
+ * The booking as GET one returns it (inside a transaction: as that transaction sees it).
+ * `created`: the booking was just made, so no invoice can name it yet.
+ */
+export async function loadBookingDetail(
+  db: Sql,
+  tenant: Tenant,
+  id: string,
+  now: Date,
+  options: { created?: boolean } = {},
+): Promise<BookingDetailView> {
   const row = await repository.findBookingDetail(db, tenant, id);
   if (!row) throw notFound('booking', id);
   return {
     ...bookingView(row),
     timeline: row.timeline,
     crew: row.crew,
-    invoices: await bookingInvoices(db, tenant, id, now),
+    invoices: options.created ? [] : await bookingInvoices(db, tenant, id, now),
     subscription: row.subscription,
   };
 }
@@ -182,7 +191,7 @@ export async function createBooking(deps: BookingDeps, tenant: Tenant, input: Ne
         now,
       });
       await repository.refreshCustomerBookingStats(tx, tenant, customer.id);
-      const view = await loadBookingDetail(tx, tenant, id, now);
+      const view = await loadBookingDetail(tx, tenant, id, now, { created: true });
       await publishEvent(tx, tenant, 'booking.created', view, now);
       await repository.adjustBookingCounts(tx, tenant, { confirmed: 1 });
       return view;

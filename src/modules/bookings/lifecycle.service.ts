@@ -233,7 +233,13 @@ async function bookNextOccurrence(tx: Sql, tenant: Tenant, row: repository.Booki
       ],
       now,
     });
-    await publishEvent(tx, tenant, 'booking.created', await loadBookingDetail(tx, tenant, id, now), now);
+    await publishEvent(
+      tx,
+      tenant,
+      'booking.created',
+      await loadBookingDetail(tx, tenant, id, now, { created: true }),
+      now,
+    );
     return true;
   }
   return needsAttention();
