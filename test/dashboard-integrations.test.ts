@@ -306,6 +306,17 @@ describe('Webhooks pages', () => {
     expect(detail).toMatch(/data-label="Response code">200</);
     expect(detail).toContain('booking.created');
 
+    // Send Test can simulate any event the endpoint subscribes to; an unknown one is refused.
+    expect(detail).toContain('<option value="invoice.paid">');
+    expect(detail).not.toContain('<option value="customer.created">');
+    await browser.post(`${HOOKS}/${id}/test`, { _csrf: csrf, event_type: 'invoice.paid' });
+    await waitFor(() => receiver.received.some((r) => r.path === '/hooks' && r.json.type === 'invoice.paid'), {
+      what: 'invoice.paid test event',
+    });
+    const unknown = await browser.post(`${HOOKS}/${id}/test`, { _csrf: csrf, event_type: 'nonsense.happened' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain('Unknown event type');
+
     // Redeliver queues a new attempt of the same event.
     const deliveryId = /data-delivery-id="(whd_[0-9A-Za-z]{24})"/.exec(detail)?.[1] as string;
     const again = await browser.post(`${HOOKS}/${id}/deliveries/${deliveryId}/retry`, { _csrf: csrf });
