@@ -9,7 +9,7 @@ import { createTestAccount, startTestApp, type TestAccount, type TestApp } from 
 import { newCustomer, newInvoice } from './helpers/billing.ts';
 import { csrfFrom, type FormClient, formClient } from './helpers/forms.ts';
 import { bearerGet, exchangeCode, issueCode, postForm, registerApp } from './helpers/oauth.ts';
-import { type Receiver, startReceiver, waitFor } from './helpers/webhooks.ts';
+import { openIsolatedDatabase, type Receiver, startReceiver, waitFor } from './helpers/webhooks.ts';
 
 const APPS = '/dashboard/settings/integrations/oauth-apps';
 const HOOKS = '/dashboard/settings/integrations/webhooks';
@@ -27,9 +27,13 @@ let acct: TestAccount;
 let other: TestAccount;
 let receiver: Receiver;
 let ip = 0;
+let isolated: Awaited<ReturnType<typeof openIsolatedDatabase>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // A database of its own: this file's delivery worker (and the extra server below) must not
+  // claim other files' webhook deliveries, nor theirs ours.
+  isolated = await openIsolatedDatabase();
+  t = await startTestApp({ database: isolated.database });
   acct = await createTestAccount(t);
   other = await createTestAccount(t);
   receiver = await startReceiver();
@@ -37,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.close();
   await t?.close();
+  await isolated?.drop();
 });
 
 async function signedIn(account: TestAccount): Promise<FormClient> {
