@@ -259,6 +259,13 @@ describe('OAuth Apps pages', () => {
     await browser.post('/dashboard/environment', { _csrf: csrf, environment: 'live', next: APPS });
     expect((await browser.get(APPS)).text).toContain('Live one');
     expect((await browser.get(`${APPS}/${live.clientId}`)).status).toBe(200);
+    // switching back from a page about one record lands on its list
+    const back = await browser.post('/dashboard/environment', {
+      _csrf: csrf,
+      environment: 'test',
+      next: `${APPS}/${live.clientId}/rotate-secret`,
+    });
+    expect(back.location).toBe(APPS);
   });
 
   it('escapes app names and descriptions', async () => {
