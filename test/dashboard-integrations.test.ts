@@ -9,7 +9,7 @@ import { createTestAccount, startTestApp, type TestAccount, type TestApp } from 
 import { newCustomer, newInvoice } from './helpers/billing.ts';
 import { csrfFrom, type FormClient, formClient } from './helpers/forms.ts';
 import { bearerGet, exchangeCode, issueCode, postForm, registerApp } from './helpers/oauth.ts';
-import { type Receiver, startReceiver, waitFor } from './helpers/webhooks.ts';
+import { openIsolatedDatabase, type Receiver, startReceiver, waitFor } from './helpers/webhooks.ts';
 
 const APPS = '/dashboard/settings/integrations/oauth-apps';
 const HOOKS = '/dashboard/settings/integrations/webhooks';
@@ -27,9 +27,13 @@ let acct: TestAccount;
 let other: TestAccount;
 let receiver: Receiver;
 let ip = 0;
+let isolated: Awaited<ReturnType<typeof openIsolatedDatabase>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // A database of its own: this file's delivery worker (and the extra server below) must not
+  // claim other files' webhook deliveries, nor theirs ours.
+  isolated = await openIsolatedDatabase();
+  t = await startTestApp({ database: isolated.database });
   acct = await createTestAccount(t);
   other = await createTestAccount(t);
   receiver = await startReceiver();
@@ -37,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.close();
   await t?.close();
+  await isolated?.drop();
 });
 
 async function signedIn(account: TestAccount): Promise<FormClient> {
@@ -254,6 +259,13 @@ describe('OAuth Apps pages', () => {
     await browser.post('/dashboard/environment', { _csrf: csrf, environment: 'live', next: APPS });
     expect((await browser.get(APPS)).text).toContain('Live one');
     expect((await browser.get(`${APPS}/${live.clientId}`)).status).toBe(200);
+    // switching back from a page about one record lands on its list
+    const back = await browser.post('/dashboard/environment', {
+      _csrf: csrf,
+      environment: 'test',
+      next: `${APPS}/${live.clientId}/rotate-secret`,
+    });
+    expect(back.location).toBe(APPS);
   });
 
   it('escapes app names and descriptions', async () => {
@@ -305,6 +317,17 @@ describe('Webhooks pages', () => {
     );
     expect(detail).toMatch(/data-label="Response code">200</);
     expect(detail).toContain('booking.created');
+
+    // Send Test can simulate any event the endpoint subscribes to; an unknown one is refused.
+    expect(detail).toContain('<option value="invoice.paid">');
+    expect(detail).not.toContain('<option value="customer.created">');
+    await browser.post(`${HOOKS}/${id}/test`, { _csrf: csrf, event_type: 'invoice.paid' });
+    await waitFor(() => receiver.received.some((r) => r.path === '/hooks' && r.json.type === 'invoice.paid'), {
+      what: 'invoice.paid test event',
+    });
+    const unknown = await browser.post(`${HOOKS}/${id}/test`, { _csrf: csrf, event_type: 'nonsense.happened' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain('Unknown event type');
 
     // Redeliver queues a new attempt of the same event.
     const deliveryId = /data-delivery-id="(whd_[0-9A-Za-z]{24})"/.exec(detail)?.[1] as string;

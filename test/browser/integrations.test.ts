@@ -11,7 +11,7 @@ import { newCustomer, newInvoice } from '../helpers/billing.ts';
 import { launchBrowser, newBrowserContext, screenshot, signInThroughPage } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { bearerGet, postForm } from '../helpers/oauth.ts';
-import { type Receiver, startReceiver } from '../helpers/webhooks.ts';
+import { openIsolatedDatabase, type Receiver, startReceiver } from '../helpers/webhooks.ts';
 
 const INTEGRATIONS = '/dashboard/settings/integrations';
 const CALLBACK = 'https://planner.example.com/oauth/callback';
@@ -25,10 +25,13 @@ let t: TestApp;
 let browser: Browser;
 let receiver: Receiver;
 let accountId: string;
+let isolated: Awaited<ReturnType<typeof openIsolatedDatabase>>;
 const owner = { email: 'owner@integrations.example', password: 'correct horse battery staple' };
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // A database of its own, so this file's delivery worker and other files' never share deliveries.
+  isolated = await openIsolatedDatabase();
+  t = await startTestApp({ database: isolated.database });
   browser = await launchBrowser();
   receiver = await startReceiver();
   const account = await createAccount(t.database.sql, {
@@ -43,6 +46,7 @@ afterAll(async () => {
   await browser?.close();
   await receiver?.close();
   await t?.close();
+  await isolated?.drop();
 });
 
 async function signedInPage(size: 'laptop' | 'phone' = 'laptop'): Promise<Page> {

@@ -24,6 +24,7 @@ import {
   retryDelivery,
   rotateWebhookSecret,
   sendTestEvent,
+  subscribes,
   updateWebhook,
   type WebhookDeliveryView,
   type WebhookDeps,
@@ -284,7 +285,12 @@ ${notice ? html`<div class="alert success" role="status">${notice}</div>` : null
     <dt>ID</dt><dd class="mono">${webhook.id}</dd>
   </dl>
   <div class="actions">
-    <form method="post" action="${BASE}/${webhook.id}/test">${csrfField(session)}<button type="submit">Send Test</button></form>
+    <form class="send-test" method="post" action="${BASE}/${webhook.id}/test">${csrfField(session)}
+      <label class="visually-hidden" for="test-event-type">Test event</label>
+      <select id="test-event-type" name="event_type">${EVENT_TYPES.filter((type) =>
+        subscribes(webhook.events, type),
+      ).map((type) => html`<option value="${type}">${type}</option>`)}</select>
+      <button type="submit">Send Test</button></form>
     <a class="button secondary" href="${BASE}/${webhook.id}/edit">Edit</a>
     <a class="button secondary" href="${BASE}/${webhook.id}/rotate-secret">Rotate secret</a>
     <form method="post" action="${BASE}/${webhook.id}/status">${csrfField(session)}
@@ -351,10 +357,22 @@ ${deliveryRows(webhook, deliveries.data, session)}`,
   app.post<{ Params: { id: string } }>(`${BASE}/:id/test`, { schema: { hide: true } }, async (request, reply) => {
     const session = await requireFormSession(ctx, request, reply);
     if (!session) return reply;
-    const found = await orNotFound(request, reply, session, NOT_FOUND, () =>
-      sendTestEvent(deps, sessionTenant(session), request.params.id, {}),
-    );
-    if (!found.found) return found.reply;
+    const eventType = formField(request, 'event_type').slice(0, 64);
+    try {
+      const found = await orNotFound(request, reply, session, NOT_FOUND, () =>
+        sendTestEvent(deps, sessionTenant(session), request.params.id, eventType ? { event_type: eventType } : {}),
+      );
+      if (!found.found) return found.reply;
+    } catch (error) {
+      const failure = validationError(error);
+      if (!failure) throw error;
+      return sendShell(request, reply, session, {
+        title: 'Send Test',
+        status: 400,
+        content: html`${integrationsHeader(BASE)}${formError(failure.message)}
+<p><a href="${BASE}/${request.params.id}">Back to the endpoint</a></p>`,
+      });
+    }
     return reply.redirect(`${BASE}/${request.params.id}?done=tested`, 303);
   });
 

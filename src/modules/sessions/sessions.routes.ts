@@ -123,13 +123,15 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 }
 
-/** After a switch, a detail page (whose id belongs to the other environment) becomes its list. */
+/**
+ * After a switch, a page about one record (whose id belongs to the other environment), such as
+ * …/webhooks/wh_…/edit, becomes the list it came from.
+ */
 function environmentSwitchTarget(next: string): string {
   const path = safeNext(next || '/dashboard').split('?')[0] ?? '/dashboard';
   const segments = path.split('/');
-  const last = segments[segments.length - 1] ?? '';
-  if (/^[a-z]+_[0-9A-Za-z]{24}$/.test(last)) return segments.slice(0, -1).join('/');
-  return path;
+  const idAt = segments.findIndex((segment) => /^[a-z]+_[0-9A-Za-z]{24}$/.test(segment));
+  return idAt > 0 ? segments.slice(0, idAt).join('/') : path;
 }
 
 /** For routes that only answer to a signed-in admin with a valid form token. */
