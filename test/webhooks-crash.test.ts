@@ -59,7 +59,7 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
         () => false,
       );
     },
-    { timeoutMs: 60_000, everyMs: 200, what: 'the server to start' },
+    { timeoutMs: 120_000, everyMs: 200, what: 'the server to start' },
   );
   return { child, url: `http://127.0.0.1:${port}` };
 }
