@@ -270,6 +270,52 @@ describe('creation rules', () => {
   });
 });
 
+describe('invoices that name a booking', () => {
+  it("takes booking_id only for a booking of this environment and of the invoice's customer", async () => {
+    const booking = await sofaBooking('2026-06-04', '11:00');
+    const lineItems = [{ description: 'Extra haul', quantity: 1, unit_price: 5000 }];
+    const created = await acct.api.post('/v1/invoices', {
+      customer_id: booking.customer.id,
+      booking_id: booking.id,
+      line_items: lineItems,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.booking_id).toBe(booking.id);
+    const detail = await acct.api.get(`/v1/bookings/${booking.id}`);
+    expect(detail.body.invoices).toEqual([
+      { id: created.body.id, number: created.body.number, status: 'pending', total: 5000 },
+    ]);
+
+    const stranger = await customerWithAddress(acct.api);
+    const otherCustomer = await acct.api.post('/v1/invoices', {
+      customer_id: stranger.id,
+      booking_id: booking.id,
+      line_items: lineItems,
+    });
+    expect(otherCustomer.status).toBe(400);
+    expect(otherCustomer.body.error).toMatchObject({ code: 'parameter_invalid', param: 'booking_id' });
+
+    const liveCustomer = await customerWithAddress(acct.live);
+    for (const [api, customerId, bookingId] of [
+      [acct.api, booking.customer.id, 'bk_000000000000000000000000'],
+      [acct.live, liveCustomer.id, booking.id],
+    ] as const) {
+      const res = await api.post('/v1/invoices', {
+        customer_id: customerId,
+        booking_id: bookingId,
+        line_items: lineItems,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'resource_not_found', param: 'booking_id' });
+    }
+    const [{ count }] = (await query<{ count: number }>(
+      t.database.sql,
+      sql`select count(*)::int as count from invoices where account_id = ${acct.accountId} and customer_id = ${stranger.id}`,
+    )) as [{ count: number }];
+    expect(count).toBe(0);
+  });
+});
+
 describe('customer stats', () => {
   it('counts bookings not cancelled, the latest booking time and the subscription', async () => {
     const customer = await customerWithAddress(acct.api);

@@ -1,8 +1,9 @@
 // The ways an invoice comes to be: POST /v1/invoices, a booking's completion and a
 // cancellation fee. The last two run inside the bookings module's transaction.
 import { type Sql, transaction } from '../../core/db.ts';
-import { invalidParameter } from '../../core/errors.ts';
+import { invalidParameter, notFound } from '../../core/errors.ts';
 import type { Tenant } from '../../core/tenant.ts';
+import { findBookingCustomer } from './invoices.repository.ts';
 import type { InvoiceView, NewInvoiceBody } from './invoices.schemas.ts';
 import { defaultDueDate, type InvoiceDeps, issueInvoice } from './invoices.service.ts';
 import { invoiceTotals, type LineItemInput, taxOn, taxRateUnits } from './totals.ts';
@@ -21,8 +22,9 @@ export async function createInvoice(deps: InvoiceDeps, tenant: Tenant, input: Ne
   const totals = invoiceTotals(input.line_items, { taxRate, discount });
   const now = deps.clock.now();
   // A declined auto_charge still creates the invoice: 201 with last_payment_error set.
-  const { invoice } = await transaction(deps.db, (tx) =>
-    issueInvoice(tx, deps, tenant, {
+  const { invoice } = await transaction(deps.db, async (tx) => {
+    if (input.booking_id !== undefined) await checkBookingReference(tx, tenant, input.booking_id, input.customer_id);
+    return issueInvoice(tx, deps, tenant, {
       customerId: input.customer_id,
       bookingId: input.booking_id ?? null,
       lineItems: totals.lineItems,
@@ -36,10 +38,19 @@ export async function createInvoice(deps: InvoiceDeps, tenant: Tenant, input: Ne
       draft: input.draft === true,
       sendEmail: input.send_email === true,
       charge: input.auto_charge ? 'required' : 'none',
-    }),
-  );
+    });
+  });
   if (input.send_email && !input.draft) deps.mailer.wake();
   return invoice;
+}
+
+/** booking_id names a booking of this account and environment, for the invoice's customer. */
+async function checkBookingReference(tx: Sql, tenant: Tenant, bookingId: string, customerId: string) {
+  const bookingCustomer = await findBookingCustomer(tx, tenant, bookingId);
+  if (bookingCustomer === null) throw notFound('booking', bookingId, 'booking_id');
+  if (bookingCustomer !== customerId) {
+    throw invalidParameter('booking_id', 'The booking belongs to another customer than customer_id.');
+  }
 }
 
 export interface BookingInvoiceInput {

@@ -110,6 +110,15 @@ export async function assignInvoiceNumber(
   return row.number;
 }
 
+/** The customer of a booking of this tenant (the bookings table is read here, not written). */
+export async function findBookingCustomer(db: Sql, tenant: Tenant, bookingId: string): Promise<string | null> {
+  const row = await queryOne<{ customer_id: string }>(
+    db,
+    sql`select customer_id from bookings where ${tenantIs(tenant, 'bookings')} and id = ${bookingId}`,
+  );
+  return row?.customer_id ?? null;
+}
+
 export interface NewInvoiceRow {
   id: string;
   number: string | null;

@@ -49,7 +49,12 @@ export type InvoiceView = Static<typeof Invoice>;
 export const NewInvoiceBody = Strict({
   customer_id: Type.String({ maxLength: 64 }),
   line_items: Type.Array(Strict(LineItemFields), { minItems: 1, maxItems: 100 }),
-  booking_id: Type.Optional(Type.String({ maxLength: 64, description: 'The booking this invoice bills.' })),
+  booking_id: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: "The booking this invoice bills: one of this environment's bookings, of customer_id.",
+    }),
+  ),
   tax_rate: Type.Optional(
     Type.Number({ minimum: 0, maximum: 100, description: 'Percent, at most 4 decimals (default 0).' }),
   ),
