@@ -210,7 +210,7 @@ ${booking.cancellation ? cancellationPanel(booking, pricing.currency) : null}
   </section>
   <section aria-labelledby="pricing-title">
     <h2 id="pricing-title">Pricing</h2>
-    ${pricingTable(pricing, booking.coupon_code)}
+    ${pricingTable(pricing)}
   </section>
 </div>
 <section aria-labelledby="booking-invoices-title">
@@ -288,7 +288,7 @@ async function configurationDetails(ctx: AppContext, tenant: Tenant, booking: Bo
 </dl>`;
 }
 
-function pricingTable(pricing: PriceBreakdown, couponCode: string | null): SafeHtml {
+function pricingTable(pricing: PriceBreakdown): SafeHtml {
   const currency = pricing.currency;
   const row = (label: string, cents: number, strong = false) =>
     html`<tr class="${strong ? 'total' : ''}"><th scope="row">${label}</th><td class="num">${money(cents, currency)}</td></tr>`;
@@ -301,14 +301,7 @@ function pricingTable(pricing: PriceBreakdown, couponCode: string | null): SafeH
   </tbody>
   <tfoot>
     ${row('Subtotal', pricing.subtotal)}
-    ${pricing.discounts.map((discount) =>
-      row(
-        discount.type === 'coupon'
-          ? `Coupon ${discount.code ?? couponCode ?? ''}: ${discount.description}`
-          : discount.description,
-        -discount.amount,
-      ),
-    )}
+    ${pricing.discounts.map((discount) => row(discount.description, -discount.amount))}
     ${pricing.tax ? row(`Tax (${pricing.tax_rate} %)`, pricing.tax) : null}
     ${row('Total', pricing.total, true)}
   </tfoot>
