@@ -325,3 +325,11 @@ export async function hasOpenBookings(db: Sql, tenant: Tenant, customerId: strin
   );
   return row?.open ?? false;
 }
+
+/** Names of crew members by id (the list view's crew column); ids of another tenant are left out. */
+export function findCrewNames(db: Sql, tenant: Tenant, staffIds: string[]) {
+  return query<{ id: string; name: string }>(
+    db,
+    sql`select s.id, s.name from staff s where ${tenantIs(tenant, 's')} and s.id = any(${textArray(staffIds)})`,
+  );
+}

@@ -236,6 +236,13 @@ export async function listBookings(
   return { data: rows.map(bookingView), pagination: pagination(page, total) };
 }
 
+/** The names of the crew assigned to `bookings`, by staff id (lists carry only the ids). */
+export async function crewNames(deps: Pick<BookingDeps, 'db'>, tenant: Tenant, bookings: BookingView[]) {
+  const ids = [...new Set(bookings.flatMap((booking) => booking.assigned_crew))];
+  const rows = ids.length ? await repository.findCrewNames(deps.db, tenant, ids) : [];
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
 export async function listCustomerBookings(
   deps: Pick<BookingDeps, 'db'>,
   tenant: Tenant,

@@ -6,6 +6,7 @@ export { insertTimeBlock, redeemCoupon, releaseTimeBlocks, tryInsertTimeBlock } 
 export { catalogRoutes } from './catalog.routes.ts';
 export { ServiceConfiguration } from './catalog.schemas.ts';
 export {
+  listProducts,
   loadPricingContext,
   loadSchedulingContext,
   type PricingContext,

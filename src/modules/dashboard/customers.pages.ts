@@ -115,7 +115,7 @@ ${
         description: customer.email,
       })}
 <div class="stats">
-  <div class="stat"><div class="label">Bookings</div><div class="value">${customer.stats.total_bookings}</div></div>
+  <a class="stat" href="/dashboard/bookings?customer_id=${customer.id}"><div class="label">Bookings</div><div class="value">${customer.stats.total_bookings}</div></a>
   <div class="stat"><div class="label">Total spent</div><div class="value">${money(customer.stats.total_spent)}</div></div>
   <div class="stat"><div class="label">Last booking</div><div class="value">${when(customer.stats.last_booking_at, 'None yet')}</div></div>
   <div class="stat"><div class="label">Account credit</div><div class="value">${money(customer.credit_balance)}</div></div>

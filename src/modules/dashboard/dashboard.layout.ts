@@ -15,7 +15,7 @@ const NAV: { heading: string; items: NavItem[] }[] = [
   {
     heading: 'Business',
     items: [
-      { href: '/dashboard/bookings', label: 'Bookings', soon: true },
+      { href: '/dashboard/bookings', label: 'Bookings' },
       { href: '/dashboard/customers', label: 'Customers' },
       { href: '/dashboard/invoices', label: 'Invoices' },
       { href: '/dashboard/emails', label: 'E-mail outbox' },

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
 import { messagePage, sendPage } from '../sessions/index.ts';
 import { apiKeyPages } from './api-keys.pages.ts';
+import { bookingPages } from './bookings.pages.ts';
 import { connectedAppPages } from './connected-apps.pages.ts';
 import { customerPages } from './customers.pages.ts';
 import { LOGO_MAX_BYTES } from './forms.ts';
@@ -39,6 +40,7 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
     oauthAppPages(pages, ctx);
     webhookPages(pages, ctx);
     connectedAppPages(pages, ctx);
+    bookingPages(pages, ctx);
     customerPages(pages, ctx);
     invoicePages(pages, ctx);
     overviewPages(pages, ctx);

@@ -6,7 +6,7 @@ import { listEmails } from '../../core/email.ts';
 import { listApiKeys } from '../accounts/index.ts';
 import { listCustomers } from '../customers/index.ts';
 import { html, requireSession, type SafeHtml, sessionTenant } from '../sessions/index.ts';
-import { comingSoon, integrationsHeader, pageHeader, sendShell, when } from './dashboard.layout.ts';
+import { integrationsHeader, pageHeader, sendShell, when } from './dashboard.layout.ts';
 import { sendNotFound } from './not-found.ts';
 
 export function overviewPages(app: FastifyInstance, ctx: AppContext): void {
@@ -73,14 +73,8 @@ ${
     });
   });
 
-  const stubs: { path: string; title: string; description: string; body: SafeHtml; integrations?: boolean }[] = [
-    {
-      path: '/dashboard/bookings',
-      title: 'Bookings',
-      description: 'Visits booked with you, by status and date.',
-      body: comingSoon('Bookings', 'Filters by status and date, and each booking with its timeline and crew.'),
-    },
-  ];
+  // Pages whose data another module is still building (none at the moment).
+  const stubs: { path: string; title: string; description: string; body: SafeHtml; integrations?: boolean }[] = [];
   for (const stub of stubs) {
     app.get(stub.path, { schema: { hide: true } }, async (request, reply) => {
       const session = await requireSession(ctx, request, reply);
