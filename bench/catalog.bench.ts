@@ -1,12 +1,11 @@
 // Issue 4: availability for a zone with 25 crew members and 400 bookings on the queried day,
 // and pricing with 5 extras and a coupon; 50 connections on PostgreSQL.
 
-import Fastify from 'fastify';
 import { query, sql } from '../src/core/db.ts';
 import { localDate } from '../src/modules/availability/index.ts';
 import { exportCatalog, importCatalog, insertTimeBlock } from '../src/modules/catalog/index.ts';
 import { seedDemoEnvironment } from '../src/modules/demo/index.ts';
-import { benchAccount, heading, load, startBenchServer } from './harness.ts';
+import { benchAccount, heading, load, startBenchServer, startCeilingServer } from './harness.ts';
 
 const STAFF = 25;
 const BLOCKS_PER_STAFF = 16;
@@ -77,14 +76,11 @@ export default async function run(): Promise<void> {
       }
     }
 
-    // The ceiling on this machine: the same pool, one primary-key SELECT, no auth, no validation.
-    const bare = Fastify();
-    bare.get('/z', async () => (await query(db, sql`select * from zones where id = ${crew[0]!.id}`))[0] ?? {});
-    await bare.listen({ port: 0, host: '127.0.0.1' });
-    const ceiling = await load('ceiling: bare route, one PK select', {
-      url: `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/z`,
-    });
-    await bare.close();
+    // The ceiling: a bare route doing one primary-key SELECT, in its own process like the server.
+    const [zone] = await query<{ id: string }>(db, sql`select id from zones where name = 'Chicago'`);
+    const bare = await startCeilingServer(server);
+    const ceiling = await load('ceiling: bare route, one PK select', { url: `${bare.url}/zones/${zone!.id}` });
+    await bare.stop();
 
     const headers = { authorization: `Bearer ${account.key}` };
     await load('GET /v1/services/industries (auth stack + 1 query)', {

@@ -1,8 +1,7 @@
 // Issue 3: GET /v1/customers/:id and search over 100,000 customers in 10 accounts, against the
 // ceiling of this stack: a bare Fastify route doing one primary-key SELECT through the same pool.
-import Fastify from 'fastify';
 import { query, sql } from '../src/core/db.ts';
-import { benchAccount, heading, load, startBenchServer } from './harness.ts';
+import { benchAccount, heading, load, startBenchServer, startCeilingServer } from './harness.ts';
 
 const ACCOUNTS = 10;
 const PER_ACCOUNT = 10_000;
@@ -40,21 +39,11 @@ export default async function run(): Promise<void> {
     let n = 0;
     const nextId = () => ids[n++ % ids.length];
 
-    // The ceiling: the same pool, one primary-key SELECT, no auth, no validation.
-    const bare = Fastify();
-    bare.get('/c/:id', async (request) => {
-      const rows = await query(
-        server.database.sql,
-        sql`select * from customers where id = ${(request.params as { id: string }).id}`,
-      );
-      return rows[0];
-    });
-    await bare.listen({ port: 0, host: '127.0.0.1' });
-    const bareAddress = bare.server.address() as { port: number };
-
+    // The ceiling: a bare route doing one primary-key SELECT, in its own process like the server.
+    const bare = await startCeilingServer(server);
     const ceiling = await load('ceiling: bare route, one PK select', {
-      url: `http://127.0.0.1:${bareAddress.port}`,
-      requests: [{ setupRequest: (req) => ({ ...req, path: `/c/${nextId()}` }) }],
+      url: bare.url,
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/customers/${nextId()}` }) }],
     });
     const byId = await load('GET /v1/customers/:id', {
       url: server.url,
@@ -79,7 +68,7 @@ export default async function run(): Promise<void> {
       `GET by id / ceiling: ${(byId.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2)} (target >= 0.6)`,
     );
     console.log(`search p99: ${search.p99} ms (target < 20 ms)`);
-    await bare.close();
+    await bare.stop();
   } finally {
     await server.close();
   }

@@ -15,6 +15,8 @@ import { createAccount, createApiKey } from '../src/modules/accounts/index.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const CLI = fileURLToPath(new URL('../bin/fieldhand.js', import.meta.url));
+const CEILING = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
+const TSX = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
 export interface BenchServer {
   url: string;
@@ -33,10 +35,10 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
+async function waitUntilReady(readyUrl: string, child: ChildProcess): Promise<void> {
   for (let attempt = 0; attempt < 300; attempt++) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
-    const ready = await fetch(`${url}/readyz`).then(
+    const ready = await fetch(readyUrl).then(
       (res) => res.ok,
       () => false,
     );
@@ -44,6 +46,48 @@ async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('server did not become ready in 30 s');
+}
+
+interface ServerProcess {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function startProcess(
+  args: string[],
+  port: number,
+  env: Record<string, string>,
+  readyPath = '/readyz',
+): Promise<ServerProcess> {
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],
+  });
+  await waitUntilReady(`${url}${readyPath}`, child);
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/**
+ * The ceiling of this stack on the server's database: a bare Fastify route doing one
+ * primary-key SELECT through a pool of the server's size, in its own process like the server.
+ * `GET <url>/<table>/<id>` for customers and zones.
+ */
+export async function startCeilingServer(server: BenchServer): Promise<ServerProcess> {
+  const port = await freePort();
+  return startProcess(
+    [TSX, CEILING],
+    port,
+    { CEILING_PORT: String(port), CEILING_DATABASE_URL: server.databaseUrl },
+    '/zones/none',
+  );
 }
 
 /** A fresh database on the PostgreSQL server, migrated, and a server process listening on it. */
@@ -57,34 +101,25 @@ export async function startBenchServer(options: { env?: Record<string, string> }
   const databaseUrl = dbUrl.toString();
   const database = await openDatabase({ databaseUrl, poolSize: 10 });
   await migrate(database.sql);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   // BENCH_NODE_ARGS passes flags to the server's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, CLI, 'serve'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: url,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'silent',
-      RATE_LIMIT_MAX: '100000000',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      DATABASE_URL: databaseUrl,
-      ...options.env,
-    },
-    stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],
+  const port = await freePort();
+  const child = await startProcess([...nodeArgs, CLI, 'serve'], port, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'silent',
+    RATE_LIMIT_MAX: '100000000',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    DATABASE_URL: databaseUrl,
+    ...options.env,
   });
-  await waitUntilReady(url, child);
   return {
-    url,
+    url: child.url,
     database,
     databaseUrl,
     close: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await once(child, 'exit');
-      }
+      await child.stop();
       await database.close();
       const cleanup = await openDatabase({ databaseUrl: ADMIN_URL, poolSize: 1 });
       await cleanup.sql.execute(sql.raw(`drop database if exists ${name} with (force)`));
