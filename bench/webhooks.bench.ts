@@ -1,6 +1,7 @@
-// Issue 7: 10,000 events fanned out to 3 endpoints on a local receiver, on PostgreSQL.
-// Throughput is deliveries per second from the first commit to the last arrival; latency is
-// from each event's commit (as the publisher sees it) to its arrival at each endpoint.
+// Issue 7: 10,000 events fanned out to 3 endpoints on a local receiver, on PostgreSQL, twice:
+// published as fast as possible, then paced at 1,000 deliveries/s. Throughput is deliveries per
+// second from the first commit to the last arrival; latency is from each event's commit (as the
+// publisher sees it) to its arrival at each endpoint.
 import { Worker } from 'node:worker_threads';
 import { transaction } from '../src/core/db.ts';
 import { type EventType, publishEvent, subscribeToEvents } from '../src/modules/events/index.ts';
@@ -38,16 +39,18 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
 }
 
+interface Round {
+  /** Events per second to publish at; unset = as fast as the publishers can. */
+  eventsPerSecond?: number;
+}
+
 export default async function run(): Promise<void> {
   heading(`webhooks: ${EVENTS} events x ${ENDPOINTS} endpoints on a local receiver, PostgreSQL`);
-  const committedAt = new Map<string, number>();
-  const latencies: number[] = [];
+  let committedAt = new Map<string, number>();
+  let latencies: number[] = [];
   let received = 0;
   let lastArrival = 0;
   let done: () => void = () => {};
-  const allArrived = new Promise<void>((resolve) => {
-    done = resolve;
-  });
   // The receiver runs on its own thread, as a real one would run elsewhere: its HTTP work must
   // not share the event loop of the server under test.
   const receiver = new Worker(RECEIVER, { eval: true });
@@ -73,38 +76,60 @@ export default async function run(): Promise<void> {
     const types: EventType[] = ['booking.created', 'customer.updated', 'invoice.paid', 'payment.succeeded'];
     const object = { id: 'bk_bench', status: 'confirmed', pricing: { subtotal: 14000, tax: 1120, total: 15120 } };
 
-    let next = 0;
-    const started = now();
-    const publisher = async () => {
-      while (next < EVENTS) {
-        const n = next++;
-        const id = await transaction(server.database.sql, async (tx) => {
-          const event = await publishEvent(tx, account.tenant, types[n % types.length]!, object, new Date());
-          return event.id;
-        });
-        committedAt.set(id, now());
-      }
-    };
-    await Promise.all(Array.from({ length: PUBLISHERS }, publisher));
-    const published = now();
-    await Promise.race([
-      allArrived,
-      new Promise((_, reject) => setTimeout(() => reject(new Error('deliveries timed out')), 300_000)),
-    ]);
+    const round = async (name: string, options: Round) => {
+      committedAt = new Map();
+      latencies = [];
+      received = 0;
+      lastArrival = 0;
+      const allArrived = new Promise<void>((resolve) => {
+        done = resolve;
+      });
+      let next = 0;
+      const started = now();
+      const publisher = async () => {
+        while (next < EVENTS) {
+          const n = next++;
+          if (options.eventsPerSecond) {
+            const due = started + (n * 1000) / options.eventsPerSecond;
+            if (due > now()) await new Promise((resolve) => setTimeout(resolve, due - now()));
+          }
+          const id = await transaction(server.database.sql, async (tx) => {
+            const event = await publishEvent(tx, account.tenant, types[n % types.length]!, object, new Date());
+            return event.id;
+          });
+          committedAt.set(id, now());
+        }
+      };
+      await Promise.all(Array.from({ length: PUBLISHERS }, publisher));
+      const published = now();
+      await Promise.race([
+        allArrived,
+        new Promise((_, reject) => setTimeout(() => reject(new Error('deliveries timed out')), 300_000)),
+      ]);
 
-    latencies.sort((a, b) => a - b);
-    const seconds = (lastArrival - started) / 1000;
-    const rate = Math.round((EVENTS * ENDPOINTS) / seconds);
-    const p50 = Math.round(percentile(latencies, 50));
-    const p99 = Math.round(percentile(latencies, 99));
+      latencies.sort((a, b) => a - b);
+      const seconds = (lastArrival - started) / 1000;
+      const rate = Math.round((EVENTS * ENDPOINTS) / seconds);
+      const p50 = Math.round(percentile(latencies, 50));
+      const p99 = Math.round(percentile(latencies, 99));
+      console.log(
+        `${name}: published ${EVENTS} events in ${((published - started) / 1000).toFixed(1)} s (${PUBLISHERS} publishers)`,
+      );
+      console.log(
+        `${'  deliveries'.padEnd(48)} ${String(rate).padStart(7)} del/s   p50 ${String(p50).padStart(4)} ms   p99 ${String(p99).padStart(4)} ms   (commit -> arrival)`,
+      );
+      return { rate, p99 };
+    };
+
+    // As fast as the publishers go: the throughput, with the latency of the backlog that
+    // builds when events are published faster than they are delivered.
+    const burst = await round('burst', {});
+    // At the target rate (1,000 deliveries/s = 334 events/s to 3 endpoints): the latency an
+    // integrator sees when the system keeps up.
+    const paced = await round('paced at 1,000 deliveries/s', { eventsPerSecond: Math.ceil(1000 / ENDPOINTS) });
     console.log(
-      `published ${EVENTS} events in ${((published - started) / 1000).toFixed(1)} s (${PUBLISHERS} publishers)`,
-    );
-    console.log(
-      `${'deliveries'.padEnd(48)} ${String(rate).padStart(7)} del/s   p50 ${String(p50).padStart(4)} ms   p99 ${String(p99).padStart(4)} ms   (commit -> arrival)`,
-    );
-    console.log(
-      `targets: >= 1000 deliveries/s ${rate >= 1000 ? 'met' : 'MISSED'}, p99 < 500 ms ${p99 < 500 ? 'met' : 'MISSED'}`,
+      `targets: >= 1000 deliveries/s ${burst.rate >= 1000 ? 'met' : 'MISSED'} (${burst.rate}), ` +
+        `p99 < 500 ms ${paced.p99 < 500 ? 'met' : 'MISSED'} at 1,000/s (${paced.p99} ms; ${burst.p99} ms in the burst)`,
     );
   } finally {
     await server.close();

@@ -1,8 +1,6 @@
 // No double-booking under concurrency: parallel creates for a slot two crew members can serve,
 // the same race across two server processes on one PostgreSQL, and a property test over random
 // create / reschedule / cancel sequences.
-import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
@@ -20,7 +18,7 @@ import {
   statsAndRecount,
 } from './helpers/bookings.ts';
 import { type Api, apiClient } from './helpers/http.ts';
-import { waitFor } from './helpers/webhooks.ts';
+import { killServers, startServerProcess } from './helpers/processes.ts';
 
 // Monday 2026-06-01, 08:00 in New York. On Mondays exactly two Manhattan crew members do junk
 // removal (Maria Lopez and Dmitri Petrov).
@@ -28,7 +26,6 @@ const clock = new ManualClock('2026-06-01T12:00:00Z');
 let t: TestApp;
 let acct: TestAccount;
 let catalog: Catalog;
-const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
   t = await startTestApp({ clock, workers: false });
@@ -36,7 +33,7 @@ beforeAll(async () => {
   catalog = await demoCatalog(acct.api);
 });
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  killServers();
   await t.close();
 });
 
@@ -101,43 +98,9 @@ describe('no double-booking', () => {
   );
 });
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** `node bin/fieldhand.js serve` on its own port, without workers; resolves once it answers. */
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['bin/fieldhand.js', 'serve'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      ...env,
-      RUN_WORKERS: 'false',
-      RATE_LIMIT_MAX: '100000',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-      return fetch(`http://127.0.0.1:${port}/healthz`).then(
-        (res) => res.ok,
-        () => false,
-      );
-    },
-    { timeoutMs: 60_000, everyMs: 200, what: 'the server to start' },
-  );
-  return { child, url: `http://127.0.0.1:${port}` };
+/** A server process without workers. */
+function startServer(env: Record<string, string>) {
+  return startServerProcess({ ...env, RUN_WORKERS: 'false', RATE_LIMIT_MAX: '100000' });
 }
 
 type Op =

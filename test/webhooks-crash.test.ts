@@ -1,8 +1,6 @@
 // Real server processes (`fieldhand serve`) delivering to a local receiver: a kill -9 in the
 // middle loses no event, and two instances on one PostgreSQL never attempt one delivery at once.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -11,63 +9,22 @@ import { migrate } from '../src/core/migrate.ts';
 import { createAccount, createApiKey } from '../src/modules/accounts/index.ts';
 import { publishEvent, subscribeToEvents } from '../src/modules/events/index.ts';
 import { createWebhook, fanOutEvent } from '../src/modules/webhooks/index.ts';
+import { exited, killServers, startServerProcess } from './helpers/processes.ts';
 import { openIsolatedDatabase, type Receiver, startReceiver, waitFor } from './helpers/webhooks.ts';
 
 // this process publishes events without building an app, so it subscribes the fan-out itself
 subscribeToEvents(fanOutEvent);
 
 const EVENTS = 1_000;
-const children = new Set<ChildProcess>();
 const cleanups: (() => Promise<void>)[] = [];
 
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  killServers();
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** `node bin/fieldhand.js serve` on its own port; resolves once it answers /healthz. */
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['bin/fieldhand.js', 'serve'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      ...env,
-      RUN_WORKERS: 'true',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-      return fetch(`http://127.0.0.1:${port}/healthz`).then(
-        (res) => res.ok,
-        () => false,
-      );
-    },
-    { timeoutMs: 120_000, everyMs: 200, what: 'the server to start' },
-  );
-  return { child, url: `http://127.0.0.1:${port}` };
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise((resolve) => child.once('exit', () => resolve()));
+function startServer(env: Record<string, string>) {
+  return startServerProcess({ ...env, RUN_WORKERS: 'true', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 }
 
 /** An account, an endpoint on the receiver for every event, and `count` published events. */

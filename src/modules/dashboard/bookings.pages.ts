@@ -9,7 +9,7 @@ import { listProducts } from '../catalog/index.ts';
 import { getCustomer } from '../customers/index.ts';
 import type { PriceBreakdown } from '../pricing/index.ts';
 import { html, requireSession, type SafeHtml, sessionTenant } from '../sessions/index.ts';
-import { money, pageHeader, queryValue, sendShell, when } from './dashboard.layout.ts';
+import { money, pageHeader, pager, queryValue, sendShell, when } from './dashboard.layout.ts';
 import { orNotFound } from './forms.ts';
 
 const BASE = '/dashboard/bookings';
@@ -142,13 +142,7 @@ ${
   <thead><tr><th scope="col">Scheduled</th><th scope="col">Customer</th><th scope="col" class="hide-narrow">Industry</th>
   <th scope="col">Status</th><th scope="col" class="hide-narrow">Crew</th><th scope="col" class="num">Total</th></tr></thead>
   <tbody>${rows}</tbody></table></div>
-<nav class="pager" aria-label="Pages">
-  <span>${total} booking${total === 1 ? '' : 's'} · page ${page} of ${Math.max(1, totalPages)}</span>
-  <span class="actions">
-    ${page > 1 ? html`<a class="button secondary small" href="${link(page - 1)}" rel="prev">Previous</a>` : null}
-    ${page < totalPages ? html`<a class="button secondary small" href="${link(page + 1)}" rel="next">Next</a>` : null}
-  </span>
-</nav>`
+${pager({ noun: 'booking', total, page, totalPages, link })}`
 }`,
     });
   });

@@ -5,7 +5,7 @@ import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { type AddressView, type CustomerView, getCustomer, listCustomers } from '../customers/index.ts';
 import { html, requireSession, type SafeHtml, sessionTenant } from '../sessions/index.ts';
-import { money, pageHeader, queryValue, sendShell, when } from './dashboard.layout.ts';
+import { money, pageHeader, pager, queryValue, sendShell, when } from './dashboard.layout.ts';
 import { sendNotFound } from './not-found.ts';
 
 const BASE = '/dashboard/customers';
@@ -76,13 +76,7 @@ ${
   <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col" class="hide-narrow">Phone</th>
   <th scope="col">Status</th><th scope="col" class="num hide-narrow">Bookings</th><th scope="col" class="num hide-narrow">Spent</th></tr></thead>
   <tbody>${rows}</tbody></table></div>
-<nav class="pager" aria-label="Pages">
-  <span>${total} customer${total === 1 ? '' : 's'} · page ${page} of ${Math.max(1, totalPages)}</span>
-  <span class="actions">
-    ${page > 1 ? html`<a class="button secondary small" href="${link(page - 1)}" rel="prev">Previous</a>` : null}
-    ${page < totalPages ? html`<a class="button secondary small" href="${link(page + 1)}" rel="next">Next</a>` : null}
-  </span>
-</nav>`
+${pager({ noun: 'customer', total, page, totalPages, link })}`
 }`,
     });
   });

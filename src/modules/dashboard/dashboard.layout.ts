@@ -187,3 +187,21 @@ export function comingSoon(what: string, detail: string): SafeHtml {
   <p>${detail}</p>
 </div>`;
 }
+
+/** The line under a list: how many there are, which page this is, and Previous/Next links. */
+export function pager(options: {
+  noun: string;
+  total: number;
+  page: number;
+  totalPages: number;
+  link: (page: number) => string;
+}): SafeHtml {
+  const { noun, total, page, totalPages, link } = options;
+  return html`<nav class="pager" aria-label="Pages">
+  <span>${total} ${noun}${total === 1 ? '' : 's'} · page ${page} of ${Math.max(1, totalPages)}</span>
+  <span class="actions">
+    ${page > 1 ? html`<a class="button secondary small" href="${link(page - 1)}" rel="prev">Previous</a>` : null}
+    ${page < totalPages ? html`<a class="button secondary small" href="${link(page + 1)}" rel="next">Next</a>` : null}
+  </span>
+</nav>`;
+}

@@ -6,7 +6,7 @@ import type { AppContext } from '../../core/context.ts';
 import { getInvoice, type InvoiceView, listInvoices } from '../invoices/index.ts';
 import type { PaymentView, RefundView } from '../payments/index.ts';
 import { html, requireSession, type SafeHtml, sessionTenant } from '../sessions/index.ts';
-import { money, pageHeader, queryValue, sendShell, when } from './dashboard.layout.ts';
+import { money, pageHeader, pager, queryValue, sendShell, when } from './dashboard.layout.ts';
 import { orNotFound } from './forms.ts';
 
 const BASE = '/dashboard/invoices';
@@ -92,13 +92,7 @@ ${
   <th scope="col" class="num">Total</th><th scope="col" class="num hide-narrow">Balance</th>
   <th scope="col" class="hide-narrow">Issued</th><th scope="col" class="hide-narrow">Due</th></tr></thead>
   <tbody>${rows}</tbody></table></div>
-<nav class="pager" aria-label="Pages">
-  <span>${total} invoice${total === 1 ? '' : 's'} · page ${page} of ${Math.max(1, totalPages)}</span>
-  <span class="actions">
-    ${page > 1 ? html`<a class="button secondary small" href="${link(page - 1)}" rel="prev">Previous</a>` : null}
-    ${page < totalPages ? html`<a class="button secondary small" href="${link(page + 1)}" rel="next">Next</a>` : null}
-  </span>
-</nav>`
+${pager({ noun: 'invoice', total, page, totalPages, link })}`
 }`,
     });
   });

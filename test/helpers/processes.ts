@@ -1,0 +1,61 @@
+// Real server processes (`node bin/fieldhand.js serve`) for the tests that need several
+// instances or a kill -9. Every process started here is SIGKILLed by killServers().
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import { waitFor } from './webhooks.ts';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+}
+
+const children = new Set<ChildProcess>();
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A server on its own port with `env` (DATABASE_URL and settings); resolves once it answers /healthz. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['bin/fieldhand.js', 'serve'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LOG_LEVEL: 'warn',
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+      return fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (res) => res.ok,
+        () => false,
+      );
+    },
+    // two processes compiling the sources on a busy machine can take a while
+    { timeoutMs: 120_000, everyMs: 200, what: 'the server to start' },
+  );
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+export function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** For afterAll: kills whatever is still running. */
+export function killServers(): void {
+  for (const child of children) child.kill('SIGKILL');
+}
