@@ -8,22 +8,24 @@ import type { Clock } from '../../core/clock.ts';
 import { isoTimestamp, isRetryableConflict, type Sql, transaction } from '../../core/db.ts';
 import type { Mailer } from '../../core/email.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { apiShape } from '../../core/http/api-shape.ts';
 import { pageRequest, pagination, parseIds } from '../../core/http/pagination.ts';
 import { newId } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { redeemCoupon } from '../catalog/index.ts';
+import { Pricing, redeemCoupon } from '../catalog/index.ts';
 import { type AddressRow, countAddresses, findAddress, findAddressById, findCustomer } from '../customers/index.ts';
 import { publishEvent } from '../events/index.ts';
 import { bookingInvoices } from '../invoices/index.ts';
 import type { Configuration, Frequency } from '../pricing/index.ts';
 import * as repository from './bookings.repository.ts';
-import type {
-  BookingDetailView,
-  BookingListQuery,
-  BookingView,
-  CustomerBookingListQuery,
-  NewBookingBody,
-  UpdateBookingBody,
+import {
+  BookingDetail,
+  type BookingDetailView,
+  type BookingListQuery,
+  type BookingView,
+  type CustomerBookingListQuery,
+  type NewBookingBody,
+  type UpdateBookingBody,
 } from './bookings.schemas.ts';
 import { priceBooking, scheduleCrew } from './scheduling.ts';
 
@@ -84,14 +86,17 @@ export async function loadBookingDetail(
 ): Promise<BookingDetailView> {
   const row = await repository.findBookingDetail(db, tenant, id);
   if (!row) throw notFound('booking', id);
-  return {
+  // in the API's shape, so that events built from it carry exactly what GET returns
+  return asApiBookingDetail({
     ...bookingView(row),
     timeline: row.timeline,
     crew: row.crew,
     invoices: options.created ? [] : await bookingInvoices(db, tenant, id, now),
     subscription: row.subscription,
-  };
+  });
 }
+
+const asApiBookingDetail = apiShape<BookingDetailView>(BookingDetail, [Pricing]);
 
 export function getBooking(deps: Pick<BookingDeps, 'db' | 'clock'>, tenant: Tenant, id: string) {
   return loadBookingDetail(deps.db, tenant, id, deps.clock.now());

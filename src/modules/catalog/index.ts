@@ -4,7 +4,7 @@
 export { catalogCommands } from './catalog.cli.ts';
 export { insertTimeBlock, redeemCoupon, releaseTimeBlocks, tryInsertTimeBlock } from './catalog.repository.ts';
 export { catalogRoutes } from './catalog.routes.ts';
-export { ServiceConfiguration } from './catalog.schemas.ts';
+export { Pricing, ServiceConfiguration } from './catalog.schemas.ts';
 export {
   listProducts,
   loadPricingContext,

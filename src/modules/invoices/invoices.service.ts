@@ -85,7 +85,13 @@ export function invoiceView(
     },
     booking_id: row.booking_id,
     currency: row.currency,
-    line_items: row.line_items,
+    // jsonb keeps keys in its own order: set the API's, so that events match GET byte for byte
+    line_items: row.line_items.map(({ description, quantity, unit_price, total }) => ({
+      description,
+      quantity,
+      unit_price,
+      total,
+    })),
     subtotal: row.subtotal,
     discount: row.discount,
     discount_description: row.discount_description,
@@ -100,8 +106,16 @@ export function invoiceView(
     paid_at: isoTimestamp(row.paid_at),
     voided_at: isoTimestamp(row.voided_at),
     void_reason: row.void_reason,
-    payment_method: row.payment_method,
-    last_payment_error: row.last_payment_error,
+    payment_method: row.payment_method && {
+      type: row.payment_method.type,
+      brand: row.payment_method.brand,
+      last4: row.payment_method.last4,
+    },
+    last_payment_error: row.last_payment_error && {
+      code: row.last_payment_error.code,
+      message: row.last_payment_error.message,
+      at: row.last_payment_error.at,
+    },
     payments: payments.filter((payment) => payment.invoice_id === row.id).map(paymentView),
     refunds: refunds.filter((refund) => refund.invoice_id === row.id).map(refundView),
     created_at: isoTimestamp(row.created_at),

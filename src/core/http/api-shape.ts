@@ -1,0 +1,12 @@
+// A resource as the API serialises it: fast-json-stringify with the response schema, the very
+// serialiser Fastify compiles for routes, keeps the schema's properties in the schema's order.
+// Events carry their object through it, so `data.object` is byte for byte what the API returns,
+// even where the view was built from jsonb (which stores keys in its own order).
+import fastJson from 'fast-json-stringify';
+import type { TSchema } from 'typebox';
+
+export function apiShape<T>(schema: TSchema, referenced: TSchema[] = []): (value: T) => T {
+  const external = Object.fromEntries(referenced.map((ref) => [(ref as { $id?: string }).$id, ref]));
+  const stringify = fastJson(schema as Parameters<typeof fastJson>[0], { schema: external as never });
+  return (value) => JSON.parse(stringify(value)) as T;
+}
