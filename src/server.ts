@@ -8,7 +8,11 @@ import { migrate } from './core/migrate.ts';
 import { seedFirstRun } from './modules/demo/index.ts';
 
 export async function serve(config: Config = loadConfig()): Promise<void> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
   await migrate(database.sql);
   const app = await buildApp({ config, database, clock: systemClock });
 

@@ -6,6 +6,8 @@ export interface Config {
   baseUrl: string;
   authUrl: string;
   databaseUrl: string | undefined;
+  /** Connections this instance keeps to PostgreSQL (DATABASE_URL only). */
+  databasePoolSize: number;
   dataDir: string;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
@@ -72,6 +74,7 @@ export function loadConfig(env: Env = process.env): Config {
     baseUrl,
     authUrl: url(env, 'AUTH_URL', baseUrl),
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20, 1),
     dataDir: env.DATA_DIR || './data',
     redisUrl: env.REDIS_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
