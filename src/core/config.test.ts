@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration from the environment', () => {
+  it('has defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      databasePoolSize: 20,
+      dataDir: './data',
+      rateLimitMax: 100,
+      rateLimitWindowSeconds: 10,
+      webhookAllowPrivateUrls: false,
+      trustProxy: false,
+      runWorkers: true,
+    });
+  });
+
+  it('reads numbers and refuses what is not one, naming the variable', () => {
+    expect(loadConfig({ DATABASE_POOL_SIZE: '8', PORT: '8080' })).toMatchObject({ databasePoolSize: 8, port: 8080 });
+    for (const [name, value] of [
+      ['DATABASE_POOL_SIZE', '0'],
+      ['DATABASE_POOL_SIZE', 'many'],
+      ['RATE_LIMIT_MAX', '-1'],
+    ]) {
+      expect(() => loadConfig({ [name as string]: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ [name as string]: value })).toThrow(name as string);
+    }
+  });
+});
