@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../src/core/db.ts';
+import { freePort } from './helpers/processes.ts';
 
 const BIN = path.resolve('bin/fieldhand.js');
 const dirs: string[] = [];
@@ -136,7 +137,7 @@ describe('fieldhand CLI', () => {
 
   it('starts on an empty embedded database with a demo account and a working test key, and stops on SIGTERM', async () => {
     const dataDir = tempDir();
-    const port = 30_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], {
       env: {
         ...process.env,
@@ -147,14 +148,19 @@ describe('fieldhand CLI', () => {
         DATABASE_URL: '',
         BASE_URL: '',
       },
+      // stderr read by no one could fill its pipe and stall the server; show it instead
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';
     child.stdout?.on('data', (chunk) => {
       output += chunk;
     });
+    // registered now: a server that fails to start exits before the test would listen for it
+    const exitCode = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
       const deadline = Date.now() + 60_000;
       while (!/Test API key:\s+svc_test_sk_\w+/.test(output) && Date.now() < deadline) {
+        if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const key = /Test API key:\s+(svc_test_sk_\w+)/.exec(output)?.[1];
@@ -164,9 +170,8 @@ describe('fieldhand CLI', () => {
       const res = await fetch(`http://127.0.0.1:${port}/v1/customers`, { headers: { authorization: `Bearer ${key}` } });
       expect(res.status).toBe(200);
     } finally {
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await exitCode).toBe(0);
     }
   }, 90_000);
 });

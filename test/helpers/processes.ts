@@ -11,7 +11,8 @@ export interface ServerProcess {
 
 const children = new Set<ChildProcess>();
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (the OS picks it), for a server process to take. */
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
