@@ -187,6 +187,21 @@ describe('customers', () => {
     expect(await search('(212) 555-0199')).toEqual(['Alice']);
     expect(await search('5550199')).toEqual(['Alice']);
     expect(await search('100%')).toEqual([]);
+    // paged search: the total counts every match, on every page and past the last one
+    for (const [page, names] of [
+      [1, ['Carol']],
+      [2, ['Alice']],
+      [3, []],
+    ] as const) {
+      const res = await other.api.get(`/v1/customers?search=zeph&per_page=1&page=${page}`);
+      expect(res.body.data.map((c: { first_name: string }) => c.first_name)).toEqual(names);
+      expect(res.body.pagination).toEqual({ page, per_page: 1, total: 2, total_pages: 2 });
+    }
+    const filtered = await other.api.get('/v1/customers?search=zeph&status=active&fields=id,addresses');
+    expect(filtered.body).toEqual({
+      data: [{ id: alice.id, addresses: [] }],
+      pagination: { page: 1, per_page: 25, total: 1, total_pages: 1 },
+    });
 
     const inactive = await other.api.get('/v1/customers?status=inactive');
     expect(inactive.body.data.map((c: { id: string }) => c.id)).toEqual([carol.id]);
