@@ -7,7 +7,7 @@ import { ManualClock } from '../../src/core/clock.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../helpers/app.ts';
 import { addCard } from '../helpers/billing.ts';
 import { book, type Catalog, configurations, demoCatalog, slotAt, sofa } from '../helpers/bookings.ts';
-import { launchBrowser, newBrowserContext, screenshot, signInThroughPage } from '../helpers/browser.ts';
+import { launchBrowser, signedInPage as openSignedInPage, screenshot } from '../helpers/browser.ts';
 
 // Monday 2026-06-01, 08:00 in New York
 const clock = new ManualClock('2026-06-01T12:00:00Z');
@@ -59,11 +59,8 @@ async function booking(
   return res.body.id as string;
 }
 
-async function signedInPage(size: 'laptop' | 'phone' = 'laptop'): Promise<Page> {
-  const context = await newBrowserContext(browser, t.url, size);
-  const page = await context.newPage();
-  await signInThroughPage(page, acct.adminEmail, acct.adminPassword);
-  return page;
+function signedInPage(size: 'laptop' | 'phone' = 'laptop'): Promise<Page> {
+  return openSignedInPage(browser, t.url, { email: acct.adminEmail, password: acct.adminPassword }, size);
 }
 
 describe('Bookings in a browser', { timeout: 120_000 }, () => {

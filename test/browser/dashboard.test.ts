@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../../src/core/db.ts';
 import { createAccount, createApiKey } from '../../src/modules/accounts/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, newBrowserContext, screenshot, signInThroughPage } from '../helpers/browser.ts';
+import { launchBrowser, newBrowserContext, signedInPage as openSignedInPage, screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 
 const KEYS_PAGE = '/dashboard/settings/integrations/api-keys';
@@ -31,11 +31,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signedInPage(size: 'laptop' | 'phone' = 'laptop'): Promise<Page> {
-  const context = await newBrowserContext(browser, t.url, size);
-  const page = await context.newPage();
-  await signInThroughPage(page, owner.email, owner.password);
-  return page;
+function signedInPage(size: 'laptop' | 'phone' = 'laptop'): Promise<Page> {
+  return openSignedInPage(browser, t.url, owner, size);
 }
 
 async function generateKey(page: Page, name: string, environment: 'Test' | 'Live', shot?: string): Promise<string> {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApiKey } from '../../src/modules/accounts/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { newCustomer, newInvoice } from '../helpers/billing.ts';
-import { launchBrowser, newBrowserContext, screenshot, signInThroughPage } from '../helpers/browser.ts';
+import { launchBrowser, signedInPage as openSignedInPage, screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { bearerGet, postForm } from '../helpers/oauth.ts';
 import { openIsolatedDatabase, type Receiver, startReceiver } from '../helpers/webhooks.ts';
@@ -49,11 +49,8 @@ afterAll(async () => {
   await isolated?.drop();
 });
 
-async function signedInPage(size: 'laptop' | 'phone' = 'laptop'): Promise<Page> {
-  const context = await newBrowserContext(browser, t.url, size);
-  const page = await context.newPage();
-  await signInThroughPage(page, owner.email, owner.password);
-  return page;
+function signedInPage(size: 'laptop' | 'phone' = 'laptop'): Promise<Page> {
+  return openSignedInPage(browser, t.url, owner, size);
 }
 
 describe('Integrations in a browser', { timeout: 120_000 }, () => {

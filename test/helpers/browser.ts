@@ -62,6 +62,19 @@ export async function signInThroughPage(page: Page, email: string, password: str
   await page.waitForURL((url) => !url.pathname.startsWith('/dashboard/login'));
 }
 
+/** A new page in a context of its own (its own client address), signed in as `user`. */
+export async function signedInPage(
+  browser: Browser,
+  baseURL: string,
+  user: { email: string; password: string },
+  size: 'laptop' | 'phone' = 'laptop',
+): Promise<Page> {
+  const context = await newBrowserContext(browser, baseURL, size);
+  const page = await context.newPage();
+  await signInThroughPage(page, user.email, user.password);
+  return page;
+}
+
 /** Saves a screenshot for the README (docs/screenshots/<name>.png). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });

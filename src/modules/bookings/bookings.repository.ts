@@ -145,8 +145,7 @@ export async function updateBooking(
   }
   await query(
     db,
-    sql`update bookings set ${sql.join(set, sql`, `)}
-        where account_id = ${tenant.accountId} and environment = ${tenant.environment} and id = ${id}`,
+    sql`update bookings set ${sql.join(set, sql`, `)} where ${tenantIs(tenant, 'bookings')} and id = ${id}`,
   );
 }
 
@@ -293,8 +292,7 @@ export async function updateSubscription(
   if (changes.frequency !== undefined) set.push(sql`frequency = ${changes.frequency}`);
   await query(
     db,
-    sql`update subscriptions set ${sql.join(set, sql`, `)}
-        where account_id = ${tenant.accountId} and environment = ${tenant.environment} and id = ${id}`,
+    sql`update subscriptions set ${sql.join(set, sql`, `)} where ${tenantIs(tenant, 'subscriptions')} and id = ${id}`,
   );
 }
 
