@@ -13,6 +13,7 @@ import { registerErrorHandler } from './core/http/error-handler.ts';
 import { registerIdempotency } from './core/http/idempotency.ts';
 import { registerOpenApi } from './core/http/openapi.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore, registerRateLimit } from './core/http/rate-limit.ts';
+import { refuseRequestsWhileClosing } from './core/http/shutdown.ts';
 import { rejectNulCharacters, validatorCompiler } from './core/http/validation.ts';
 import { newId } from './core/ids.ts';
 import { loggerOptions } from './core/logger.ts';
@@ -56,6 +57,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
+    // refuseRequestsWhileClosing answers them in the API's own shape instead
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false } },
   });
@@ -79,6 +82,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   server.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
   });
+  refuseRequestsWhileClosing(server);
   registerErrorHandler(server);
   server.addHook('preValidation', rejectNulCharacters);
   await server.register(formbody);

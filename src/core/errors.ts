@@ -75,6 +75,13 @@ export function notFound(kind: string, id: string, param?: string): AppError {
   return new AppError('resource_not_found', `No such ${kind}: '${id}'`, { param });
 }
 
+/** 503 with Retry-After: the database is unreachable, or the server is shutting down, for a moment. */
+export function serviceUnavailable(
+  message = 'The service is temporarily unavailable; retry the request in a moment.',
+): AppError {
+  return new AppError('service_unavailable', message, { headers: { 'retry-after': '1' } });
+}
+
 export function invalidParameter(param: string, message: string): AppError {
   return new AppError('parameter_invalid', message, { param });
 }
