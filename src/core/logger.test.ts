@@ -6,8 +6,15 @@ import { openTestDatabase } from '../../test/helpers/app.ts';
 import { sql } from './db.ts';
 import { loggerOptions, THROTTLE_WINDOW_MS } from './logger.ts';
 
+interface Line {
+  msg?: string;
+  attempt?: number;
+  suppressed?: number;
+  err?: { message: string; stack: string; cause?: object };
+}
+
 function capture() {
-  const lines: Record<string, any>[] = [];
+  const lines: Line[] = [];
   const log = pino(loggerOptions('info'), {
     write: (line: string) => {
       lines.push(JSON.parse(line));
@@ -37,7 +44,7 @@ describe('errors in the log', () => {
       message: expect.stringContaining('Failed query: select $1::integer'),
       cause: { code: '22P02', message: 'invalid input syntax for type integer: [redacted]' },
     });
-    expect(lines[0]?.err.stack).toContain('Failed query: select $1::integer');
+    expect(lines[0]?.err?.stack).toContain('Failed query: select $1::integer');
   });
 });
 
