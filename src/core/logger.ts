@@ -75,7 +75,7 @@ function safeMessage(error: Error & { code?: unknown }): string {
 function throttledLogMethod(windowMs: number) {
   const windows = new Map<
     string,
-    { suppressed: number; latest: { logger: Logger; method: LogFn; args: Parameters<LogFn> } }
+    { opened: number; suppressed: number; latest: { logger: Logger; method: LogFn; args: Parameters<LogFn> } }
   >();
   return function logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn) {
     const fields = args[0];
@@ -91,9 +91,15 @@ function throttledLogMethod(windowMs: number) {
       return;
     }
     method.apply(this, args);
-    const window = { suppressed: 0, latest: { logger: this, method, args } };
+    const window = { opened: Date.now(), suppressed: 0, latest: { logger: this, method, args } };
     windows.set(kind, window);
     const close = () => {
+      // timers may fire a millisecond early by the wall clock the log's times are taken from
+      const early = window.opened + windowMs - Date.now();
+      if (early > 0) {
+        setTimeout(close, early).unref();
+        return;
+      }
       if (window.suppressed === 0) {
         windows.delete(kind);
         return;
@@ -102,6 +108,7 @@ function throttledLogMethod(windowMs: number) {
       const [first, ...rest] = last;
       write.apply(logger, [{ ...(first as object), suppressed: window.suppressed }, ...rest] as Parameters<LogFn>);
       window.suppressed = 0;
+      window.opened = Date.now();
       setTimeout(close, windowMs).unref();
     };
     setTimeout(close, windowMs).unref();
