@@ -135,7 +135,7 @@ describe.skipIf(!inject('postgresUrl'))(
           `(${(problems.length / seconds).toFixed(1)}/s); most of one kind in 10 s: ${mostOfOneKindPer10s(problems)}`,
       );
       expect(problems.length / seconds).toBeLessThan(20);
-      expect(mostOfOneKindPer10s(problems)).toBeLessThanOrEqual(2);
+      expect(mostOfOneKindPer10s(problems)).toBeLessThanOrEqual(1);
     }, 240_000);
   },
 );
