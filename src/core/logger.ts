@@ -115,6 +115,11 @@ function throttledLogMethod(windowMs: number) {
   };
 }
 
+/** Logs a database outage seen by `where` (throttled); a 503 of our own (shutdown) is not logged. */
+export function logUnavailable(log: FastifyBaseLogger, where: string, error: unknown): void {
+  if (isDatabaseUnavailable(error)) logFailure(log, where, error, 'database unavailable');
+}
+
 /**
  * Logs a failure of `where` (a request, a worker): a database outage as one throttled warning
  * per place with its reason (no stack: it says nothing more), anything else as an error.

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { isDatabaseUnavailable } from '../db.ts';
 import { AppError, serviceUnavailable } from '../errors.ts';
-import { logFailure } from '../logger.ts';
+import { logUnavailable } from '../logger.ts';
 import { validationError } from './validation.ts';
 
 export const ErrorResponse = Type.Object(
@@ -60,7 +60,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(failure.status).send(failure.toBody());
     }
     for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-    if (unavailable) logFailure(request.log, 'requests', raw, error.message);
+    if (unavailable) logUnavailable(request.log, 'requests', raw);
     else if (error.status >= 500 && error.code !== 'service_unavailable')
       request.log.error({ err: raw }, error.message);
     return reply.code(error.status).send(error.toBody());

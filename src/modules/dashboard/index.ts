@@ -3,9 +3,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
-import { isDatabaseUnavailable } from '../../core/db.ts';
-import { AppError } from '../../core/errors.ts';
-import { logFailure } from '../../core/logger.ts';
+import { isServiceUnavailable } from '../../core/errors.ts';
+import { logUnavailable } from '../../core/logger.ts';
 import { messagePage, sendPage } from '../sessions/index.ts';
 import { apiKeyPages } from './api-keys.pages.ts';
 import { bookingPages } from './bookings.pages.ts';
@@ -29,8 +28,8 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
     // Pages answer in HTML, never with the API's JSON error envelope.
     pages.setErrorHandler((error, request, reply) => {
-      if (isDatabaseUnavailable(error) || (error instanceof AppError && error.code === 'service_unavailable')) {
-        if (isDatabaseUnavailable(error)) logFailure(request.log, 'dashboard', error, 'dashboard page failed');
+      if (isServiceUnavailable(error)) {
+        logUnavailable(request.log, 'dashboard', error);
         return sendPage(
           reply.header('retry-after', '1'),
           messagePage(

@@ -3,9 +3,8 @@
 // are pages; every other error goes back to the app (RFC 6749 §4.1.2.1) with state and iss.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
-import { isDatabaseUnavailable } from '../../core/db.ts';
-import { AppError } from '../../core/errors.ts';
-import { logFailure } from '../../core/logger.ts';
+import { AppError, isServiceUnavailable } from '../../core/errors.ts';
+import { logUnavailable } from '../../core/logger.ts';
 import {
   csrfToken,
   currentSession,
@@ -43,9 +42,9 @@ export function authorizeRoutes(server: FastifyInstance, ctx: AppContext) {
   // a plugin of its own, so that its failures are pages for the user, not the API's JSON
   server.register(async (app) => {
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-      if (isDatabaseUnavailable(error) || (error instanceof AppError && error.code === 'service_unavailable')) {
+      if (isServiceUnavailable(error)) {
         // the client and its redirect URI cannot be checked now, so there is nowhere safe to redirect
-        if (isDatabaseUnavailable(error)) logFailure(request.log, 'oauth pages', error, 'authorization page failed');
+        logUnavailable(request.log, 'oauth pages', error);
         return sendPage(
           reply.header('retry-after', '1'),
           messagePage(

@@ -3,9 +3,8 @@
 // RFC 6749 §5.2 shape from this plugin's own error handler, including unparseable bodies.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
-import { isDatabaseUnavailable } from '../../core/db.ts';
-import { AppError } from '../../core/errors.ts';
-import { logFailure } from '../../core/logger.ts';
+import { AppError, isServiceUnavailable } from '../../core/errors.ts';
+import { logUnavailable } from '../../core/logger.ts';
 import { authorizeRoutes } from './authorize.routes.ts';
 import { OAuthError } from './oauth-error.ts';
 import { SCOPES } from './scopes.ts';
@@ -96,7 +95,7 @@ function required(params: Map<string, string>, name: string): string {
 
 function asOAuthError(raw: unknown): OAuthError | null {
   if (raw instanceof OAuthError) return raw;
-  if (isDatabaseUnavailable(raw) || (raw instanceof AppError && raw.code === 'service_unavailable')) {
+  if (isServiceUnavailable(raw)) {
     return new OAuthError(
       'temporarily_unavailable',
       'The authorization server is temporarily unavailable; retry shortly.',
@@ -126,7 +125,7 @@ function sendOAuthError(request: FastifyRequest, reply: FastifyReply, raw: unkno
   if (error.error === 'server_error') request.log.error({ err: raw }, 'oauth endpoint failed');
   if (error.error === 'temporarily_unavailable') {
     reply.header('retry-after', '1');
-    if (isDatabaseUnavailable(raw)) logFailure(request.log, 'oauth', raw, error.message);
+    logUnavailable(request.log, 'oauth', raw);
   }
   // a 401 names the scheme the client can authenticate with (RFC 6749 §5.2, RFC 9110 §11.6.1)
   if (error.error === 'invalid_client') reply.header('www-authenticate', 'Basic realm="fieldhand", charset="UTF-8"');
