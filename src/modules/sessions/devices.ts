@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
+import type { Sql } from '../../core/db.ts';
 import { hashSecret } from '../accounts/index.ts';
 import { appendCookie, cookieHeader, readCookie } from './cookies.ts';
 import * as repository from './sessions.repository.ts';
@@ -29,39 +30,42 @@ function presentedToken(request: FastifyRequest): { token: string; userId: strin
 
 /** The request's remembered browser, when it signed in before to the user with this e-mail. */
 export async function recognisedDevice(
-  ctx: AppContext,
+  db: Sql,
   request: FastifyRequest,
   email: string,
   now: Date,
 ): Promise<KnownDevice | null> {
   const presented = presentedToken(request);
   if (!presented || !email) return null;
-  const row = await repository.findDeviceForEmail(ctx.db, hashSecret(presented.token), email.trim(), now);
+  const row = await repository.findDeviceForEmail(db, hashSecret(presented.token), email.trim(), now);
   return row && row.user_id === presented.userId ? { tokenHash: row.token_hash, userId: row.user_id } : null;
 }
 
 /**
- * After a successful sign-in: a new cookie for this browser and this user (a new nonce each
- * time, replacing the one it had), valid for DEVICE_MAX_MS.
+ * After a successful sign-in: a new token for this browser and this user (a new nonce each
+ * time, replacing the one it had), valid for DEVICE_MAX_MS. Set it with `setDeviceCookie`.
  */
 export async function rememberDevice(
-  ctx: AppContext,
+  db: Sql,
   request: FastifyRequest,
-  reply: FastifyReply,
   user: { id: string; accountId: string },
   now: Date,
-): Promise<void> {
+): Promise<string> {
   const previous = presentedToken(request);
-  if (previous) await repository.deleteDevice(ctx.db, hashSecret(previous.token));
-  await repository.deleteExpiredDevices(ctx.db, user.accountId, user.id, now);
+  if (previous) await repository.deleteDevice(db, hashSecret(previous.token));
+  await repository.deleteExpiredDevices(db, user.accountId, user.id, now);
   const token = `${user.id}.${randomBytes(32).toString('base64url')}`;
-  await repository.insertDevice(ctx.db, {
+  await repository.insertDevice(db, {
     tokenHash: hashSecret(token),
     accountId: user.accountId,
     userId: user.id,
     now,
     expiresAt: new Date(now.getTime() + DEVICE_MAX_MS),
   });
+  return token;
+}
+
+export function setDeviceCookie(ctx: AppContext, reply: FastifyReply, token: string): void {
   appendCookie(
     reply,
     cookieHeader(ctx, DEVICE_COOKIE, token, {

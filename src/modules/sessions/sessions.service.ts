@@ -4,11 +4,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
+import { transaction } from '../../core/db.ts';
 import { newId } from '../../core/ids.ts';
 import type { Environment, Tenant } from '../../core/tenant.ts';
 import { authenticateUser, hashSecret } from '../accounts/index.ts';
 import { appendCookie, cookieHeader, readCookie } from './cookies.ts';
-import { recognisedDevice, rememberDevice } from './devices.ts';
+import { recognisedDevice, rememberDevice, setDeviceCookie } from './devices.ts';
 import * as repository from './sessions.repository.ts';
 import { countFailure, forgetFailures, pausedUntil, throttleSubjects } from './throttle.ts';
 
@@ -151,22 +152,19 @@ export async function signIn(
   password: string,
 ): Promise<SignInResult> {
   const now = ctx.clock.now();
-  const device = await recognisedDevice(ctx, request, email, now);
+  const device = await recognisedDevice(ctx.db, request, email, now);
   const subjects = throttleSubjects(email, request.ip, device);
-  const lock = await pausedUntil(ctx, subjects, now);
+  const lock = await pausedUntil(ctx.db, subjects, now);
   if (lock) return throttled(lock, now);
 
   const user = email && password ? await authenticateUser(ctx.db, email.trim(), password) : null;
   if (!user) {
-    await countFailure(ctx, subjects, now);
-    const lockNow = await pausedUntil(ctx, subjects, now);
+    await transaction(ctx.db, (tx) => countFailure(tx, subjects, now));
+    const lockNow = await pausedUntil(ctx.db, subjects, now);
     if (lockNow) return throttled(lockNow, now);
     return { ok: false, reason: 'invalid_credentials', message: 'That e-mail and password do not match.' };
   }
 
-  await forgetFailures(ctx, subjects);
-  await rememberDevice(ctx, request, reply, user, now);
-  await repository.deleteExpiredSessions(ctx.db, user.id, now);
   const token = randomToken();
   const row = {
     id: newId('session'),
@@ -178,7 +176,15 @@ export async function signIn(
     now,
     expiresAt: expiry(now, now),
   };
-  await repository.insertSession(ctx.db, row);
+  // One transaction, cookies only after it: a failure leaves neither a session nor a device.
+  const deviceToken = await transaction(ctx.db, async (tx) => {
+    await forgetFailures(tx, subjects);
+    const remembered = await rememberDevice(tx, request, user, now);
+    await repository.deleteExpiredSessions(tx, user.id, now);
+    await repository.insertSession(tx, row);
+    return remembered;
+  });
+  setDeviceCookie(ctx, reply, deviceToken);
   appendCookie(reply, cookieHeader(ctx, SESSION_COOKIE, token, { maxAgeSeconds: Math.floor(SESSION_MAX_MS / 1000) }));
   const session = await repository.findSessionByTokenHash(ctx.db, row.tokenHash, now);
   if (!session) throw new Error('session vanished right after it was created');

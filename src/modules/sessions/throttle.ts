@@ -3,7 +3,7 @@
 // failures; any other browser by its client address, its (e-mail, address) pair and the
 // e-mail's failures from all new browsers together. So whoever knows an admin's e-mail but not
 // the password can pause new browsers, never the admin's own.
-import type { AppContext } from '../../core/context.ts';
+import type { Sql } from '../../core/db.ts';
 import { hashSecret } from '../accounts/index.ts';
 import type { KnownDevice } from './devices.ts';
 import * as repository from './sessions.repository.ts';
@@ -44,10 +44,10 @@ export function throttleSubjects(email: string, address: string, device: KnownDe
 }
 
 /** When the latest pause among these subjects ends, or null when none is paused. */
-export async function pausedUntil(ctx: AppContext, subjects: ThrottleSubject[], now: Date): Promise<Date | null> {
+export async function pausedUntil(db: Sql, subjects: ThrottleSubject[], now: Date): Promise<Date | null> {
   let latest: Date | null = null;
   const rows = await repository.findThrottles(
-    ctx.db,
+    db,
     subjects.map((subject) => subject.hash),
   );
   for (const row of rows) {
@@ -58,11 +58,11 @@ export async function pausedUntil(ctx: AppContext, subjects: ThrottleSubject[], 
   return latest;
 }
 
-export async function countFailure(ctx: AppContext, subjects: ThrottleSubject[], now: Date): Promise<void> {
+export async function countFailure(db: Sql, subjects: ThrottleSubject[], now: Date): Promise<void> {
   const windowStart = new Date(now.getTime() - THROTTLE_WINDOW_MS);
   const until = new Date(now.getTime() + THROTTLE_LOCK_MS);
   for (const subject of subjects) {
-    await repository.recordFailure(ctx.db, subject.hash, now, windowStart, SIGN_IN_LIMITS[subject.kind], until);
+    await repository.recordFailure(db, subject.hash, now, windowStart, SIGN_IN_LIMITS[subject.kind], until);
   }
 }
 
@@ -70,11 +70,11 @@ export async function countFailure(ctx: AppContext, subjects: ThrottleSubject[],
  * After a successful sign-in, this browser's own counts start again. The address's and the
  * e-mail's counts over all new browsers stay: a sign-in must not hand an attacker a new budget.
  */
-export async function forgetFailures(ctx: AppContext, subjects: ThrottleSubject[]): Promise<void> {
+export async function forgetFailures(db: Sql, subjects: ThrottleSubject[]): Promise<void> {
   const own = subjects.filter((subject) => subject.kind === 'device' || subject.kind === 'emailAtAddress');
-  if (own.length > 0)
-    await repository.clearThrottles(
-      ctx.db,
-      own.map((subject) => subject.hash),
-    );
+  if (own.length === 0) return;
+  await repository.clearThrottles(
+    db,
+    own.map((subject) => subject.hash),
+  );
 }
