@@ -15,7 +15,7 @@ let ip = 0;
 const browser = () => formClient(t.url, { 'x-forwarded-for': `10.13.0.${++ip}` });
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ workers: false });
   acct = await createTestAccount(t);
 });
 afterAll(() => t.close());
