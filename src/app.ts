@@ -10,7 +10,7 @@ import type { Database } from './core/db.ts';
 import { Mailer } from './core/email.ts';
 import { type CredentialResolver, registerAuth } from './core/http/auth.ts';
 import { registerErrorHandler } from './core/http/error-handler.ts';
-import { registerIdempotency } from './core/http/idempotency.ts';
+import { idempotencyPurgeJob, registerIdempotency } from './core/http/idempotency.ts';
 import { registerOpenApi } from './core/http/openapi.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore, registerRateLimit } from './core/http/rate-limit.ts';
 import { rejectNulCharacters, validatorCompiler } from './core/http/validation.ts';
@@ -43,7 +43,7 @@ export interface App {
   /** Every route as registered (method, url, config), so tests can check them all. */
   routes: RouteOptions[];
   /** Starts the background workers (webhook delivery, e-mail, schedules). */
-  startWorkers(): void;
+  startWorkers(options?: { idempotencyPurge?: boolean }): void;
   /** Stops the workers, then the server; the database is closed by the caller. */
   close(): Promise<void>;
 }
@@ -123,10 +123,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     server,
     context,
     routes,
-    startWorkers() {
+    startWorkers({ idempotencyPurge = true } = {}) {
       mailer.start(context.db, server.log);
       workers.push(mailer);
       workers.push(startOverdueInvoices(context));
+      if (idempotencyPurge) workers.push(idempotencyPurgeJob(context).start());
       const deliveries = new DeliveryWorker({
         database,
         clock,

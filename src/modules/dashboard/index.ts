@@ -3,7 +3,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
-import { messagePage, sendPage } from '../sessions/index.ts';
+import { currentSession, messagePage, requireSession, sendPage } from '../sessions/index.ts';
 import { apiKeyPages } from './api-keys.pages.ts';
 import { bookingPages } from './bookings.pages.ts';
 import { connectedAppPages } from './connected-apps.pages.ts';
@@ -23,6 +23,15 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
     await pages.register(multipart, {
       throwFileSizeLimit: false,
       limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 100, parts: 101 },
+    });
+    // Nobody without a session gets to make us read an upload: a multipart post is refused
+    // (the usual redirect to the login page) before its body is touched, and the connection is
+    // closed rather than drained. The form's CSRF token is checked once its fields are read.
+    pages.addHook('preHandler', async (request, reply) => {
+      if (!request.isMultipart() || (await currentSession(ctx, request))) return;
+      reply.header('connection', 'close');
+      await requireSession(ctx, request, reply);
+      return reply;
     });
     // Pages answer in HTML, never with the API's JSON error envelope.
     pages.setErrorHandler((error, request, reply) => {
