@@ -81,5 +81,8 @@ export function periodStart(value: string | undefined): Date | undefined {
 export function periodEnd(value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const at = instantOf(value).getTime();
-  return new Date(DATE.test(value) ? at + 86_400_000 : at + 1);
+  const end = DATE.test(value) ? at + 86_400_000 : at + 1;
+  // 9999-12-31 would end in year 10000, which the drivers cannot send: stop a millisecond short
+  // (no stored instant lies in that last millisecond: slots start on whole minutes).
+  return new Date(Math.min(end, END_INSTANT - 1));
 }
