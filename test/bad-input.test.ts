@@ -172,6 +172,22 @@ describe('bad input on /v1', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('states the limits: page maximum, the id alphabet, the date formats, 415 on bodies', async () => {
+    const doc = (await acct.api.get('/v1/openapi.json')).body;
+    const list = doc.paths['/v1/customers'].get.parameters;
+    expect(list.find((p: { name: string }) => p.name === 'page').schema).toMatchObject({
+      minimum: 1,
+      maximum: 1_000_000,
+    });
+    expect(list.find((p: { name: string }) => p.name === 'created_after').schema.format).toBe('date-or-date-time');
+    const one = doc.paths['/v1/customers/{id}'].get.parameters;
+    expect(one.find((p: { name: string }) => p.name === 'id').schema.pattern).toBe('^[A-Za-z0-9_]+$');
+    expect(Object.keys(doc.paths['/v1/customers'].post.responses)).toContain('415');
+    expect(Object.keys(doc.paths['/v1/customers'].get.responses)).not.toContain('415');
+  });
+});
+
 describe('deep nesting without credentials', () => {
   it('/oauth/token refuses it in the RFC 6749 shape', async () => {
     for (const body of [deepArrays(20_000), deepObjects(20_000)]) {
