@@ -172,6 +172,23 @@ describe('bad input on /v1', () => {
   });
 });
 
+describe('every /v1 path parameter', () => {
+  it('has a pattern, so that a segment that cannot be an id is a 404 before any query', () => {
+    const loose: string[] = [];
+    let checked = 0;
+    for (const route of t.app.routes) {
+      if (!route.url.startsWith('/v1/')) continue;
+      const params = (route.schema?.params ?? {}) as { properties?: Record<string, { pattern?: string }> };
+      for (const [, name] of route.url.matchAll(/:([A-Za-z_]+)/g)) {
+        checked += 1;
+        if (!params.properties?.[name as string]?.pattern) loose.push(`${route.method} ${route.url} :${name}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    expect(loose).toEqual([]);
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('states the limits: page maximum, the id alphabet, the date formats, 415 on bodies', async () => {
     const doc = (await acct.api.get('/v1/openapi.json')).body;
