@@ -30,6 +30,18 @@ describe('JSON depth before parsing', () => {
     );
   });
 
+  it('skips strings full of quotes, backslashes and brackets', () => {
+    const tricky = fc.string({ unit: fc.constantFrom('"', '\\', '[', ']', '{', '}', 'a') });
+    fc.assert(
+      fc.property(fc.array(tricky, { maxLength: 5 }), fc.dictionary(tricky, tricky), (list, object) => {
+        expect(nestedDeeperThan(JSON.stringify(list), 1)).toBe(false);
+        expect(nestedDeeperThan(JSON.stringify([object]), 2)).toBe(false);
+        expect(nestedDeeperThan(JSON.stringify([[object]]), 2)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('reads 20,000 levels without recursion', () => {
     expect(nestedDeeperThan('['.repeat(20_000) + ']'.repeat(20_000), 32)).toBe(true);
   });

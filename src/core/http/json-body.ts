@@ -11,19 +11,18 @@ const JSON_MEDIA_TYPE = /^application\/(?:[\w!#$%&'*.^`|~-]+\+)?json\s*(?:;|$)/i
 
 /**
  * Whether the text opens more than `max` arrays or objects inside each other: one pass over the
- * characters, skipping strings, with a counter instead of recursion.
+ * characters with a counter instead of recursion; strings are skipped with indexOf (most of a
+ * body's bytes are in strings), a quote ending one only after an even run of backslashes.
  */
 export function nestedDeeperThan(text: string, max: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: the next character is escaped
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) {
-      inString = true;
+    if (c === 0x22) {
+      let end = text.indexOf('"', i + 1);
+      while (end !== -1 && escaped(text, end, i)) end = text.indexOf('"', end + 1);
+      if (end === -1) return false; // unterminated: JSON.parse reports it
+      i = end;
     } else if (c === 0x5b || c === 0x7b) {
       depth++;
       if (depth > max) return true;
@@ -32,6 +31,13 @@ export function nestedDeeperThan(text: string, max: number): boolean {
     }
   }
   return false;
+}
+
+/** Whether the quote at `at` is escaped: preceded by an odd number of backslashes after `from`. */
+function escaped(text: string, at: number, from: number): boolean {
+  let backslashes = 0;
+  for (let k = at - 1; k > from && text.charCodeAt(k) === 0x5c; k--) backslashes++;
+  return backslashes % 2 === 1;
 }
 
 function hasBody(request: FastifyRequest): boolean {
