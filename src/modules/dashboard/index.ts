@@ -3,6 +3,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
 import { currentSession, messagePage, requireSession, sendPage } from '../sessions/index.ts';
 import { apiKeyPages } from './api-keys.pages.ts';
 import { bookingPages } from './bookings.pages.ts';
@@ -15,6 +16,8 @@ import { overviewPages } from './overview.pages.ts';
 import { webhookPages } from './webhooks.pages.ts';
 
 export { csrfField, integrationsHeader, pageHeader, sendShell } from './dashboard.layout.ts';
+
+const DASHBOARD_LINK = { href: '/dashboard', label: 'Back to the dashboard' };
 
 export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
   void app.register(async (pages) => {
@@ -35,13 +38,19 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
     // Pages answer in HTML, never with the API's JSON error envelope.
     pages.setErrorHandler((error, request, reply) => {
+      // A client's mistake (an unreadable body, a path id that cannot exist) keeps its 4xx.
+      const status = error instanceof AppError ? error.status : (error as { statusCode?: number }).statusCode;
+      if (status !== undefined && status >= 400 && status < 500) {
+        const page =
+          status === 404
+            ? messagePage('Not found', 'There is nothing at this address.', DASHBOARD_LINK)
+            : messagePage('Request not understood', 'Go back, reload the page and try again.', DASHBOARD_LINK);
+        return sendPage(reply, page, status);
+      }
       request.log.error({ err: error }, 'dashboard page failed');
       return sendPage(
         reply,
-        messagePage('Something went wrong', 'The page could not be shown. Try again in a moment.', {
-          href: '/dashboard',
-          label: 'Back to the dashboard',
-        }),
+        messagePage('Something went wrong', 'The page could not be shown. Try again in a moment.', DASHBOARD_LINK),
         500,
       );
     });
