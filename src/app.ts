@@ -9,8 +9,9 @@ import type { AppContext } from './core/context.ts';
 import type { Database } from './core/db.ts';
 import { Mailer } from './core/email.ts';
 import { type CredentialResolver, registerAuth } from './core/http/auth.ts';
-import { registerErrorHandler } from './core/http/error-handler.ts';
-import { registerIdempotency } from './core/http/idempotency.ts';
+import { frameworkErrorHandler, registerErrorHandler } from './core/http/error-handler.ts';
+import { idempotencyPurgeJob, registerIdempotency } from './core/http/idempotency.ts';
+import { registerJsonBodies } from './core/http/json-body.ts';
 import { registerOpenApi } from './core/http/openapi.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore, registerRateLimit } from './core/http/rate-limit.ts';
 import { refuseRequestsWhileClosing } from './core/http/shutdown.ts';
@@ -44,7 +45,7 @@ export interface App {
   /** Every route as registered (method, url, config), so tests can check them all. */
   routes: RouteOptions[];
   /** Starts the background workers (webhook delivery, e-mail, schedules). */
-  startWorkers(): void;
+  startWorkers(options?: { idempotencyPurge?: boolean }): void;
   /** Stops the workers, then the server; the database is closed by the caller. */
   close(): Promise<void>;
 }
@@ -59,21 +60,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     trustProxy: config.trustProxy,
     // refuseRequestsWhileClosing answers them in the API's own shape instead
     return503OnClosing: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    // A path parameter longer than find-my-way's default 100 characters would be a 414 before
+    // any hook; let it reach the schemas, which answer 404 (it cannot be an id).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
+    frameworkErrors: frameworkErrorHandler,
     ajv: { customOptions: { removeAdditional: false } },
   });
   server.setValidatorCompiler(validatorCompiler);
   const routes: RouteOptions[] = [];
   server.addHook('onRoute', (route) => {
     routes.push(route);
-  });
-  // Many clients send `Content-Type: application/json` with an empty body on action POSTs
-  // (cancel, deactivate): treat that as no body rather than malformed JSON.
-  const parseJson = server.getDefaultJsonParser('error', 'error');
-  server.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text.trim() === '') return done(null, undefined);
-    return parseJson(request, text, done);
   });
 
   const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.emailFrom, clock });
@@ -101,6 +97,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   const resolvers: CredentialResolver[] = [apiKeyResolver(context.db, clock), accessTokenResolver(context.db, clock)];
   registerAuth(server, resolvers);
+  registerJsonBodies(server);
   const rateLimitStore = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
   registerRateLimit(server, {
     max: config.rateLimitMax,
@@ -127,10 +124,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     server,
     context,
     routes,
-    startWorkers() {
+    startWorkers({ idempotencyPurge = true } = {}) {
       mailer.start(context.db, server.log);
       workers.push(mailer);
       workers.push(startOverdueInvoices(context));
+      if (idempotencyPurge) workers.push(idempotencyPurgeJob(context).start());
       const deliveries = new DeliveryWorker({
         database,
         clock,

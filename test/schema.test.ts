@@ -9,6 +9,7 @@ const ABOVE_TENANTS: Record<string, string> = {
   accounts: 'the tenant itself',
   users: "an account's people; they sign in to both environments (account_id only)",
   login_throttles: 'failed sign-ins counted before any account is known (keyed by hashed e-mail or IP)',
+  login_devices: 'browsers a user signed in from; users sign in to both environments (account_id only)',
 };
 
 let t: TestApp;

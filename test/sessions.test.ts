@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
 import { hashSecret } from '../src/modules/accounts/index.ts';
-import { html, safeNext, safeUrl, trusted } from '../src/modules/sessions/index.ts';
+import {
+  DEVICE_COOKIE,
+  html,
+  SIGN_IN_LIMITS,
+  safeNext,
+  safeUrl,
+  THROTTLE_LOCK_MS,
+  trusted,
+} from '../src/modules/sessions/index.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
 import { csrfFrom, formClient } from './helpers/forms.ts';
 
@@ -14,7 +22,9 @@ let ipCounter = 0;
 const freshClient = () => formClient(t.url, { 'x-forwarded-for': `10.1.0.${++ipCounter}` });
 
 beforeAll(async () => {
-  t = await startTestApp({ clock });
+  // No workers: on PostgreSQL the files share one database, and a delivery worker on this
+  // file's clock (years ahead) would sign other files' webhooks with timestamps from the future.
+  t = await startTestApp({ clock, workers: false });
   acct = await createTestAccount(t);
 });
 afterAll(() => t.close());
@@ -96,6 +106,8 @@ describe('dashboard sign-in', () => {
       expect(res.status).toBe(303);
       const cookie = res.headers.getSetCookie().find((c) => c.startsWith('fieldhand_session='));
       expect(cookie).toMatch(/; Secure/);
+      const device = res.headers.getSetCookie().find((c) => c.startsWith(`${DEVICE_COOKIE}=`));
+      expect(device).toMatch(/; Secure/);
       expect(res.headers.get('strict-transport-security')).toMatch(/max-age=/);
     } finally {
       await secure.close();
@@ -185,47 +197,55 @@ describe('dashboard sign-in', () => {
 });
 
 describe('login throttling', () => {
-  it('pauses sign-in for an e-mail for 15 minutes after 5 failures within 15 minutes', async () => {
+  it('pauses sign-in for an e-mail from one address for 15 minutes after 5 failures within 15 minutes', async () => {
     const target = await createTestAccount(t);
-    // Failures from different addresses: the e-mail's own counter is what locks.
+    const attacked = { 'x-forwarded-for': '10.1.1.1' };
+    const attacker = formClient(t.url, attacked);
     for (let attempt = 1; attempt <= 4; attempt++) {
-      const res = await freshClient().signIn(target.adminEmail, 'wrong password');
+      const res = await attacker.signIn(target.adminEmail, 'wrong password');
       expect(res.status).toBe(401);
     }
-    const fifth = await freshClient().signIn(target.adminEmail, 'wrong password');
+    const fifth = await attacker.signIn(target.adminEmail, 'wrong password');
     expect(fifth.status).toBe(429);
     expect(fifth.text).toContain('Too many failed sign-in attempts');
 
-    // Even the right password is refused while paused, and says when to come back.
-    const right = await freshClient().signIn(target.adminEmail, target.adminPassword);
+    // Even the right password is refused there, in a browser that never signed in to this
+    // e-mail, and says when to come back.
+    const right = await formClient(t.url, attacked).signIn(target.adminEmail, target.adminPassword);
     expect(right.status).toBe(429);
     expect(right.headers.get('retry-after')).toBe('900');
     expect(right.text).toContain('try again in 15 minutes');
+    // From another address the e-mail is not paused.
+    expect((await freshClient().signIn(target.adminEmail, target.adminPassword)).status).toBe(303);
 
     clock.advance(14 * 60 * 1000);
-    expect((await freshClient().signIn(target.adminEmail, target.adminPassword)).status).toBe(429);
+    expect((await formClient(t.url, attacked).signIn(target.adminEmail, target.adminPassword)).status).toBe(429);
     clock.advance(61 * 1000);
-    const later = await freshClient().signIn(target.adminEmail, target.adminPassword);
+    const later = await formClient(t.url, attacked).signIn(target.adminEmail, target.adminPassword);
     expect(later.status).toBe(303);
   });
 
-  it('pauses sign-in from an IP address after 5 failures for any e-mails', async () => {
+  it(`pauses sign-in from an address after ${SIGN_IN_LIMITS.address} failures for any e-mails`, async () => {
     const browser = formClient(t.url, { 'x-forwarded-for': '10.2.0.1' });
-    for (let attempt = 1; attempt <= 4; attempt++) {
+    for (let attempt = 1; attempt < SIGN_IN_LIMITS.address; attempt++) {
       expect((await browser.signIn(`guess-${attempt}@example.com`, 'wrong password')).status).toBe(401);
     }
-    expect((await browser.signIn('guess-5@example.com', 'wrong password')).status).toBe(429);
+    const last = await browser.signIn('guess-last@example.com', 'wrong password');
+    expect(last.status).toBe(429);
+    expect(last.text).toContain('Too many failed sign-in attempts');
     expect((await browser.signIn(acct.adminEmail, acct.adminPassword)).status).toBe(429);
     // Another address is not affected.
     expect((await freshClient().signIn(acct.adminEmail, acct.adminPassword)).status).toBe(303);
   });
 
-  it('ignores X-Forwarded-For unless TRUST_PROXY is set, so a forged address cannot dodge the IP pause', async () => {
+  it('ignores X-Forwarded-For unless TRUST_PROXY is set, so a forged address cannot dodge the address pause', {
+    timeout: 90_000,
+  }, async () => {
     const direct = await startTestApp({ env: { TRUST_PROXY: 'false' } });
     try {
-      for (let attempt = 1; attempt <= 5; attempt++) {
+      for (let attempt = 1; attempt <= SIGN_IN_LIMITS.address; attempt++) {
         const forged = formClient(direct.url, { 'x-forwarded-for': `10.3.0.${attempt}` });
-        const expected = attempt < 5 ? 401 : 429;
+        const expected = attempt < SIGN_IN_LIMITS.address ? 401 : 429;
         expect((await forged.signIn(`forged-${attempt}@example.com`, 'wrong password')).status).toBe(expected);
       }
     } finally {
@@ -235,12 +255,141 @@ describe('login throttling', () => {
 
   it('counts failures in a 15-minute window: spread-out failures never lock', async () => {
     const target = await createTestAccount(t);
+    // One address throughout, so that every failure lands on the same (e-mail, address) count.
+    const browser = formClient(t.url, { 'x-forwarded-for': '10.1.2.1' });
     for (let attempt = 1; attempt <= 8; attempt++) {
-      expect((await freshClient().signIn(target.adminEmail, 'wrong password')).status).toBe(401);
+      expect((await browser.signIn(target.adminEmail, 'wrong password')).status).toBe(401);
       clock.advance(4 * 60 * 1000);
       if (attempt % 4 === 0) clock.advance(15 * 60 * 1000);
     }
-    expect((await freshClient().signIn(target.adminEmail, target.adminPassword)).status).toBe(303);
+    expect((await browser.signIn(target.adminEmail, target.adminPassword)).status).toBe(303);
+  });
+
+  it('remembers a browser that signed in: a cookie naming the user, stored only as a hash', async () => {
+    const target = await createTestAccount(t);
+    const browser = formClient(t.url, { 'x-forwarded-for': '10.1.3.1' });
+    const res = await browser.signIn(target.adminEmail, target.adminPassword);
+    expect(res.status).toBe(303);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${DEVICE_COOKIE}=`));
+    expect(cookie).toMatch(/; Path=\/dashboard\/login(;|$)/);
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Strict/);
+    expect(cookie).toMatch(/; Max-Age=31536000/);
+    expect(cookie).not.toMatch(/Secure/);
+    const value = browser.cookies.get(DEVICE_COOKIE)!;
+    expect(value).toMatch(new RegExp(`^${target.userId}\\.[A-Za-z0-9_-]{43}$`));
+    const rows = await deviceRows(target.userId);
+    expect(rows).toEqual([{ token_hash: hashSecret(value), account_id: target.accountId }]);
+
+    // Signing out keeps it; the next sign-in replaces it with a new one.
+    await browser.post('/dashboard/logout', { _csrf: await csrfOf(browser) });
+    expect(browser.cookies.get(DEVICE_COOKIE)).toBe(value);
+    expect((await browser.signIn(target.adminEmail, target.adminPassword)).status).toBe(303);
+    const renewed = browser.cookies.get(DEVICE_COOKIE)!;
+    expect(renewed).not.toBe(value);
+    expect(await deviceRows(target.userId)).toEqual([
+      { token_hash: hashSecret(renewed), account_id: target.accountId },
+    ]);
+  });
+
+  it('lets a browser that signed in before sign in while its e-mail is attacked from many addresses', {
+    timeout: 90_000,
+  }, async () => {
+    const target = await createTestAccount(t);
+    const adminAddress = { 'x-forwarded-for': '10.1.4.1' };
+    const admin = formClient(t.url, adminAddress);
+    expect((await admin.signIn(target.adminEmail, target.adminPassword)).status).toBe(303);
+    await admin.post('/dashboard/logout', { _csrf: await csrfOf(admin) });
+
+    // Someone who knows the e-mail guesses from several addresses, each until it is paused.
+    const perAddress = SIGN_IN_LIMITS.emailAtAddress;
+    const addresses = Math.ceil(SIGN_IN_LIMITS.emailFromNewBrowsers / perAddress);
+    for (let n = 1; n <= addresses; n++) {
+      const attacker = formClient(t.url, { 'x-forwarded-for': `10.1.5.${n}` });
+      for (let attempt = 1; attempt <= perAddress; attempt++) {
+        const res = await attacker.signIn(target.adminEmail, `guess ${n}-${attempt}`);
+        expect(res.status, `address ${n}, attempt ${attempt}`).toBe(attempt < perAddress ? 401 : 429);
+      }
+      // The attacker is throttled: more guesses from there are not even checked.
+      expect((await attacker.signIn(target.adminEmail, target.adminPassword)).status).toBe(429);
+    }
+    // New browsers are paused for this e-mail, from an attacked address and from any other.
+    for (const address of ['10.1.5.1', '10.1.5.200']) {
+      const stranger = await formClient(t.url, { 'x-forwarded-for': address }).signIn(
+        target.adminEmail,
+        target.adminPassword,
+      );
+      expect(stranger.status, address).toBe(429);
+      expect(stranger.headers.get('retry-after'), address).toMatch(/^\d+$/);
+      expect(stranger.text).toContain('Too many failed sign-in attempts');
+    }
+
+    // The admin's own browser signs in: at home, and even from an attacked address.
+    expect((await admin.signIn(target.adminEmail, target.adminPassword)).status).toBe(303);
+    await admin.post('/dashboard/logout', { _csrf: await csrfOf(admin) });
+    adminAddress['x-forwarded-for'] = '10.1.5.1';
+    const fromAttacked = await admin.signIn(target.adminEmail, target.adminPassword);
+    expect(fromAttacked.status).toBe(303);
+    expect(admin.cookies.has('fieldhand_session')).toBe(true);
+  });
+
+  it('judges a remembered browser by its own failures, and pauses it when they are too many', async () => {
+    const target = await createTestAccount(t);
+    const address = { 'x-forwarded-for': '10.1.6.1' };
+    const admin = formClient(t.url, address);
+    expect((await admin.signIn(target.adminEmail, target.adminPassword)).status).toBe(303);
+    await admin.post('/dashboard/logout', { _csrf: await csrfOf(admin) });
+
+    for (let attempt = 1; attempt <= SIGN_IN_LIMITS.device; attempt++) {
+      const res = await admin.signIn(target.adminEmail, 'mistyped password');
+      expect(res.status).toBe(attempt < SIGN_IN_LIMITS.device ? 401 : 429);
+    }
+    const paused = await admin.signIn(target.adminEmail, target.adminPassword);
+    expect(paused.status).toBe(429);
+    expect(paused.headers.get('retry-after')).toBe('900');
+    // Those failures were the browser's own: the address and the e-mail are not paused.
+    expect((await formClient(t.url, address).signIn(target.adminEmail, target.adminPassword)).status).toBe(303);
+
+    clock.advance(THROTTLE_LOCK_MS + 1000);
+    expect((await admin.signIn(target.adminEmail, target.adminPassword)).status).toBe(303);
+  });
+
+  it("does not trust another user's browser, a made-up cookie or an expired one", async () => {
+    const target = await createTestAccount(t);
+    const other = await createTestAccount(t);
+    const address = { 'x-forwarded-for': '10.1.7.1' };
+    // The target's e-mail is paused at this address for new browsers.
+    const attacker = formClient(t.url, address);
+    for (let attempt = 1; attempt <= SIGN_IN_LIMITS.emailAtAddress; attempt++) {
+      await attacker.signIn(target.adminEmail, 'wrong password');
+    }
+    expect((await attacker.signIn(target.adminEmail, target.adminPassword)).status).toBe(429);
+
+    // A browser remembered for another user is a new browser for the target's e-mail.
+    const colleague = formClient(t.url, address);
+    expect((await colleague.signIn(other.adminEmail, other.adminPassword)).status).toBe(303);
+    expect(colleague.cookies.has(DEVICE_COOKIE)).toBe(true);
+    colleague.cookies.delete('fieldhand_session');
+    expect((await colleague.signIn(target.adminEmail, target.adminPassword)).status).toBe(429);
+
+    // A cookie in the right shape that the server never issued is no better.
+    const forger = formClient(t.url, address);
+    forger.cookies.set(DEVICE_COOKIE, `${target.userId}.${'A'.repeat(43)}`);
+    expect((await forger.signIn(target.adminEmail, target.adminPassword)).status).toBe(429);
+    forger.cookies.set(DEVICE_COOKIE, 'é'.repeat(70));
+    expect((await forger.signIn(target.adminEmail, target.adminPassword)).status).toBe(429);
+
+    // A browser remembered a year ago, unused since, is a new browser again.
+    const away = formClient(t.url, { 'x-forwarded-for': '10.1.7.2' });
+    expect((await away.signIn(target.adminEmail, target.adminPassword)).status).toBe(303);
+    clock.advance(366 * 24 * 60 * 60 * 1000);
+    const attackerLater = formClient(t.url, { 'x-forwarded-for': '10.1.7.3' });
+    for (let attempt = 1; attempt <= SIGN_IN_LIMITS.emailAtAddress; attempt++) {
+      await attackerLater.signIn(target.adminEmail, 'wrong password');
+    }
+    const stale = formClient(t.url, { 'x-forwarded-for': '10.1.7.3' });
+    stale.cookies.set(DEVICE_COOKIE, away.cookies.get(DEVICE_COOKIE)!);
+    expect((await stale.signIn(target.adminEmail, target.adminPassword)).status).toBe(429);
   });
 });
 
@@ -273,6 +422,13 @@ describe('pages helpers', () => {
     expect(safeUrl('https://example.com/logo.png')).toBe('https://example.com/logo.png');
   });
 });
+
+async function deviceRows(userId: string) {
+  return query<{ token_hash: string; account_id: string }>(
+    t.database.sql,
+    sql`select token_hash, account_id from login_devices where user_id = ${userId}`,
+  );
+}
 
 /** The session's CSRF token, as its pages carry it in every form. */
 async function csrfOf(browser: ReturnType<typeof formClient>): Promise<string> {

@@ -4,8 +4,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../../src/core/db.ts';
 import { createAccount, createApiKey } from '../../src/modules/accounts/index.ts';
+import { DEVICE_COOKIE, SIGN_IN_LIMITS } from '../../src/modules/sessions/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, newBrowserContext, signedInPage as openSignedInPage, screenshot } from '../helpers/browser.ts';
+import {
+  launchBrowser,
+  newBrowserContext,
+  signedInPage as openSignedInPage,
+  screenshot,
+  signInThroughPage,
+} from '../helpers/browser.ts';
+import { formClient } from '../helpers/forms.ts';
 import { apiClient } from '../helpers/http.ts';
 
 const KEYS_PAGE = '/dashboard/settings/integrations/api-keys';
@@ -184,6 +192,40 @@ describe('dashboard in a browser', { timeout: 90_000 }, () => {
     await expect(page.getByRole('alert').innerText()).resolves.toContain('Too many failed sign-in attempts');
     expect(new URL(page.url()).pathname).toBe('/dashboard/login');
     await screenshot(page, 'login-throttled');
+  });
+
+  it('still signs in the browser that signed in before while its e-mail is attacked from elsewhere', async () => {
+    const admin = { email: 'attacked@brightside.example', password: 'the admin password' };
+    await createAccount(t.database.sql, {
+      name: 'Attacked Co',
+      adminEmail: admin.email,
+      adminPassword: admin.password,
+    });
+    const context = await newBrowserContext(browser, t.url);
+    const page = await context.newPage();
+    await signInThroughPage(page, admin.email, admin.password);
+    const device = (await context.cookies()).find((cookie) => cookie.name === DEVICE_COOKIE);
+    expect(device).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/dashboard/login' });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.searchParams.has('signed_out'));
+
+    // Guesses from many addresses, until new browsers are paused for this e-mail everywhere.
+    const perAddress = SIGN_IN_LIMITS.emailAtAddress;
+    for (let n = 1; n <= Math.ceil(SIGN_IN_LIMITS.emailFromNewBrowsers / perAddress); n++) {
+      const attacker = formClient(t.url, { 'x-forwarded-for': `10.199.1.${n}` });
+      for (let attempt = 1; attempt <= perAddress; attempt++) await attacker.signIn(admin.email, `guess ${attempt}`);
+    }
+    const stranger = await (await newBrowserContext(browser, t.url)).newPage();
+    await stranger.goto('/dashboard/login');
+    await stranger.getByLabel('E-mail').fill(admin.email);
+    await stranger.getByLabel('Password').fill(admin.password);
+    await stranger.getByRole('button', { name: 'Sign in' }).click();
+    await expect(stranger.getByRole('alert').innerText()).resolves.toContain('Too many failed sign-in attempts');
+
+    // The admin's own browser is not paused.
+    await signInThroughPage(page, admin.email, admin.password);
+    expect(new URL(page.url()).pathname).toBe('/dashboard');
+    await page.getByRole('heading', { level: 1, name: 'Attacked Co' }).waitFor();
   });
 
   // OAuth Apps, Webhooks and Connected apps are photographed with data in integrations.test.ts.

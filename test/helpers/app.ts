@@ -29,7 +29,17 @@ export async function openTestDatabase(): Promise<Database> {
 }
 
 export async function startTestApp(
-  options: { clock?: Clock; env?: Record<string, string>; database?: Database; workers?: boolean } = {},
+  options: {
+    clock?: Clock;
+    env?: Record<string, string>;
+    database?: Database;
+    workers?: boolean;
+    /**
+     * Also start the idempotency purge. Off by default: on PostgreSQL the test files share one
+     * database under clocks of their own, and one file's purge would take another's keys.
+     */
+    idempotencyPurge?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
   const config = loadConfig({
@@ -43,7 +53,7 @@ export async function startTestApp(
   const clock = options.clock ?? systemClock;
   const app = await buildApp({ config, database, clock, logger: false });
   await app.server.listen({ port: 0, host: '127.0.0.1' });
-  if (options.workers !== false) app.startWorkers();
+  if (options.workers !== false) app.startWorkers({ idempotencyPurge: options.idempotencyPurge ?? false });
   const address = app.server.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
   const url = `http://127.0.0.1:${address.port}`;

@@ -58,12 +58,20 @@ export function tenantOf(request: FastifyRequest): Tenant {
 export function registerAuth(app: FastifyInstance, resolvers: CredentialResolver[]): void {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.scope) {
+      request.principal = await authenticate(request.headers.authorization, resolvers);
+    } else if (request.is404 && request.url.startsWith('/v1/') && request.headers.authorization !== undefined) {
+      // An unknown /v1 route with credentials is checked and counted like any other request,
+      // so its 404 carries the rate-limit headers; without credentials it is still a 404.
+      request.principal = await authenticate(request.headers.authorization, resolvers);
+    }
+  });
+  // After the rate limit (onRequest hooks), so that a 403 carries the rate-limit headers and
+  // counts against the budget; before the body is read.
+  app.addHook('preParsing', async (request) => {
     const scope = request.routeOptions.config.scope;
-    if (!scope) return;
-    const principal = await authenticate(request.headers.authorization, resolvers);
-    request.principal = principal;
-    const granted = principal.credential.scopes;
-    if (granted && !granted.includes(scope)) {
+    const granted = request.principal?.credential.scopes;
+    if (scope && granted && !granted.includes(scope)) {
       throw new AppError('insufficient_scope', `This access token lacks the scope ${scope}.`, {
         headers: {
           'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,

@@ -1,6 +1,6 @@
 // One error handler for the API: AppErrors as they are, framework errors mapped to the
 // contract's codes, anything else a 500 whose message says nothing about our internals.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { isDatabaseUnavailable } from '../db.ts';
 import { AppError, serviceUnavailable } from '../errors.ts';
@@ -70,4 +70,20 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const error = new AppError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
     return reply.code(404).send(error.toBody());
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: failures before routing (a URL that does not decode), which no
+ * hook sees, answered in our shape with a Request-Id instead of Fastify's own.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const failure =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new AppError('resource_not_found', 'No such resource at this path.')
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new AppError('parameter_invalid', 'The URL is malformed: a percent-encoded sequence is not valid UTF-8.')
+        : (fromFrameworkError(error) ??
+          new AppError('server_error', 'Something went wrong on our side; retry the request.'));
+  if (failure.status >= 500) request.log.error({ err: error }, failure.message);
+  reply.header('request-id', request.id).code(failure.status).send(failure.toBody());
 }

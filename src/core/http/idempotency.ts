@@ -2,10 +2,11 @@
 // response per (account, environment, key) is kept for 24 hours and replayed; the same key
 // with another request is 422; the same key while the first is still running is 409.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { query, queryOne, type Sql, sql } from '../db.ts';
 import { AppError } from '../errors.ts';
+import { type Loop, startLoop } from '../jobs.ts';
 import type { Tenant } from '../tenant.ts';
 
 const KEEP_HOURS = 24;
@@ -137,10 +138,46 @@ function replay(reply: FastifyReply, stored: StoredRecord) {
   return reply.send(stored.response_body ?? '');
 }
 
-/** Forgets keys older than the retention window; run by a periodic job. */
-export async function purgeIdempotencyKeys(db: Sql, now: Date): Promise<void> {
-  await query(
-    db,
-    sql`delete from idempotency_keys where created_at < ${now}::timestamptz - make_interval(hours => ${KEEP_HOURS})`,
-  );
+/** Rows deleted per statement: each batch is its own short transaction, so a large backlog never holds locks for long. */
+const PURGE_BATCH = 1000;
+
+/**
+ * Forgets the keys older than the retention window, in batches, until none is left; returns how
+ * many went. It spans every tenant: it is housekeeping, not a request. Keys locked by another
+ * instance's purge are skipped (it is deleting them).
+ */
+export async function purgeIdempotencyKeys(db: Sql, now: Date, batchSize = PURGE_BATCH): Promise<number> {
+  let purged = 0;
+  for (;;) {
+    const deleted = await query(
+      db,
+      sql`delete from idempotency_keys
+          where (account_id, environment, key) in (
+            select account_id, environment, key from idempotency_keys
+            where created_at < ${now}::timestamptz - make_interval(hours => ${KEEP_HOURS})
+            limit ${batchSize}
+            for update skip locked)
+          returning 1`,
+    );
+    purged += deleted.length;
+    if (deleted.length < batchSize) return purged;
+  }
+}
+
+/** The purge as a scheduled job: once at start, then hourly (CONTRACT §12). */
+export function idempotencyPurgeJob(ctx: { db: Sql; clock: Clock; log: FastifyBaseLogger }, everyMs = 60 * 60 * 1000) {
+  const runOnce = () => purgeIdempotencyKeys(ctx.db, ctx.clock.now());
+  return {
+    runOnce,
+    start: (): Loop =>
+      startLoop({
+        name: 'idempotency-purge',
+        everyMs,
+        log: ctx.log,
+        run: async () => {
+          await runOnce();
+          return false;
+        },
+      }),
+  };
 }

@@ -3,6 +3,7 @@
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { ErrorResponse } from './error-handler.ts';
 
 const DESCRIPTION = `
@@ -18,9 +19,13 @@ needs under *x-required-scope*.
 another account or environment answers 404 \`resource_not_found\`, exactly as a missing id does.
 
 **Errors.** Every error is \`{"error": {"type", "code", "message", "param"?}}\`. Unknown body
-fields are refused (400 \`parameter_unknown\`); unknown query parameters are ignored.
+fields are refused (400 \`parameter_unknown\`); unknown query parameters are ignored. Bodies are
+JSON (\`application/json\` or \`application/*+json\`; anything else is 415
+\`unsupported_media_type\`) nested at most 32 levels deep. A path id holds only letters, digits and
+\`_\` (anything else is 404 \`resource_not_found\`). Dates and timestamps must name a real day
+between the years 1970 and 9999 (400 \`parameter_invalid\`).
 
-**Lists.** \`page\` (from 1) and \`per_page\` (1-100, default 25) with a \`pagination\` object;
+**Lists.** \`page\` (1 to 1,000,000) and \`per_page\` (1-100, default 25) with a \`pagination\` object;
 newest first with \`id\` as tie-break; \`fields=id,stats.total_spent\` returns only those paths;
 \`ids=a,b\` fetches a known set.
 
@@ -29,8 +34,9 @@ is kept for 24 hours and replayed with \`Idempotent-Replayed: true\`; the same k
 request is 422 \`idempotency_key_reused\`, and while the first is still running 409
 \`idempotency_key_in_use\`. Responses with status 5xx are not kept.
 
-**Rate limits.** Per credential, 100 requests per 10 seconds by default. Every authenticated
-response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (epoch
+**Rate limits.** Per credential, 100 requests per 10 seconds by default; every request with valid
+credentials counts, errors included. Every response to such a request (404s and other errors too)
+carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (epoch
 seconds) and the IETF \`RateLimit-Policy\`/\`RateLimit\` fields; a 429 adds \`Retry-After\`.
 `.trim();
 
@@ -68,6 +74,10 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
       const scope = route.config?.scope;
       const transformed = { ...(schema as Record<string, unknown>) };
       if (scope) transformed['x-required-scope'] = scope;
+      // every operation that takes a body refuses other media types (json-body.ts)
+      if (transformed.body && transformed.response) {
+        transformed.response = { ...(transformed.response as object), 415: Type.Ref('Error') };
+      }
       return { schema: transformed as typeof schema, url };
     },
   });

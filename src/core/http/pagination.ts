@@ -5,7 +5,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { invalidParameter } from '../errors.ts';
 
 export const ListQuery = {
-  page: Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' }),
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, 1 to 1,000,000.' }),
   per_page: Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Items per page (1-100).' }),
   fields: Type.Optional(
     Type.String({

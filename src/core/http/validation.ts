@@ -3,7 +3,21 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isCalendarDate, isTimestamp, isTimestampOrDate } from '../dates.ts';
 import { AppError } from '../errors.ts';
+
+/** Date formats every schema shares: real calendar days and times in 1970-9999 (CONTRACT §12). */
+const DATE_FORMATS = {
+  date: { validate: isCalendarDate, describe: 'a date (YYYY-MM-DD) between 1970 and 9999' },
+  'date-time': {
+    validate: isTimestamp,
+    describe: 'an ISO 8601 timestamp with a time zone (e.g. 2026-06-01T09:00:00Z) between 1970 and 9999',
+  },
+  'date-or-date-time': {
+    validate: isTimestampOrDate,
+    describe: 'a date (YYYY-MM-DD) or an ISO 8601 timestamp between 1970 and 9999',
+  },
+} as const;
 
 function makeAjv(coerceTypes: boolean) {
   const ajv = new Ajv({
@@ -15,6 +29,10 @@ function makeAjv(coerceTypes: boolean) {
     strict: false,
   });
   addFormats.default(ajv);
+  // ajv-formats' own date formats accept year 0000 and leap seconds; ours replace them.
+  for (const [name, format] of Object.entries(DATE_FORMATS)) {
+    ajv.addFormat(name, { type: 'string', validate: format.validate });
+  }
   return ajv;
 }
 
@@ -36,6 +54,8 @@ export function validationError(errors: ErrorObject[], part: string | undefined)
   };
   const error = [...errors].sort((a, b) => rank(a) - rank(b))[0];
   if (!error) return new AppError('parameter_invalid', 'The request is invalid.');
+  // A path segment that cannot be an id names nothing: 404, as an unknown id (CONTRACT §12).
+  if (part === 'params') return new AppError('resource_not_found', 'No such resource at this path.');
   const base = error.instancePath
     .split('/')
     .slice(1)
@@ -82,8 +102,11 @@ function describe(error: ErrorObject, param: string): string {
       return `Invalid ${param}: must have at least ${error.params.limit} item(s).`;
     case 'maxItems':
       return `Invalid ${param}: must have at most ${error.params.limit} items.`;
-    case 'format':
-      return `Invalid ${param}: must be a valid ${error.params.format}.`;
+    case 'format': {
+      const format = error.params.format as string;
+      const date = DATE_FORMATS[format as keyof typeof DATE_FORMATS];
+      return date ? `Invalid ${param}: must be ${date.describe}.` : `Invalid ${param}: must be a valid ${format}.`;
+    }
     case 'pattern':
       return `Invalid ${param}: has the wrong format.`;
     default:
@@ -91,27 +114,35 @@ function describe(error: ErrorObject, param: string): string {
   }
 }
 
-/** Path of the first string holding a NUL character (PostgreSQL text cannot store one). */
-function findNul(value: unknown, path: string[] = []): string[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findNul(value[i], [...path, String(i)]);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      const found = key.includes('\u0000') ? [...path, key] : findNul(child, [...path, key]);
-      if (found) return found;
+/**
+ * Path of the first key or string holding a NUL character (PostgreSQL text cannot store one).
+ * Iterative: JSON bodies are parsed only up to 32 levels deep, but query strings and form
+ * bodies are not, and a recursive walk is what overflowed the stack before.
+ */
+function findNul(root: unknown): string[] | null {
+  const stack: { value: unknown; path: string[] }[] = [{ value: root, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop() as { value: unknown; path: string[] };
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path;
+    } else if (value !== null && typeof value === 'object') {
+      // pushed in reverse, so the first offending field in document order is reported
+      const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i] as readonly [string, unknown];
+        stack.push({ value: key.includes('\u0000') ? '\u0000' : child, path: [...path, key] });
+      }
     }
   }
   return null;
 }
 
-/** Refuses NUL characters anywhere in the query or body, before any route sees them. */
-export async function rejectNulCharacters(request: { query: unknown; body: unknown }): Promise<void> {
+/**
+ * Refuses NUL characters anywhere in the query or body, before any route sees them. In the
+ * path a NUL names no resource: 404, as any other segment that cannot be an id.
+ */
+export async function rejectNulCharacters(request: { query: unknown; body: unknown; params: unknown }): Promise<void> {
+  if (findNul(request.params)) throw new AppError('resource_not_found', 'No such resource at this path.');
   for (const part of [request.query, request.body]) {
     const path = findNul(part);
     if (path) {

@@ -5,6 +5,7 @@
 // The customer row is locked before the stats are recounted, so each recount sees every
 // booking committed before it.
 import type { Clock } from '../../core/clock.ts';
+import { periodEnd, periodStart } from '../../core/dates.ts';
 import { isoTimestamp, isRetryableConflict, type Sql, transaction } from '../../core/db.ts';
 import type { Mailer } from '../../core/email.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
@@ -204,20 +205,6 @@ export async function createBooking(deps: BookingDeps, tenant: Tenant, input: Ne
   );
 }
 
-/** A plain date is a whole UTC day: from its midnight, or (for date_to) up to the next one. */
-function dateBound(value: string | undefined, end: boolean): Date | undefined {
-  if (value === undefined) return undefined;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    const day = new Date(`${value}T00:00:00Z`);
-    if (Number.isNaN(day.getTime())) throw invalidParameter(end ? 'date_to' : 'date_from', 'Invalid date.');
-    return end ? new Date(day.getTime() + 86_400_000) : day;
-  }
-  const at = new Date(value);
-  if (Number.isNaN(at.getTime())) throw invalidParameter(end ? 'date_to' : 'date_from', 'Invalid date.');
-  // an exact timestamp as date_to is inclusive
-  return end ? new Date(at.getTime() + 1) : at;
-}
-
 export async function listBookings(
   deps: Pick<BookingDeps, 'db'>,
   tenant: Tenant,
@@ -231,8 +218,8 @@ export async function listBookings(
       status: query.status,
       customerId: query.customer_id,
       zoneId: query.zone_id,
-      scheduledFrom: dateBound(query.date_from, false),
-      scheduledBefore: dateBound(query.date_to, true),
+      scheduledFrom: periodStart(query.date_from),
+      scheduledBefore: periodEnd(query.date_to),
       ids: parseIds(query.ids, 'bk'),
     },
     query.sort,

@@ -55,12 +55,13 @@ export const ProductCatalog = Type.Object({
   categories: Type.Array(Type.Ref('ProductCategory')),
 });
 export const ExtraList = Type.Object({ data: Type.Array(Type.Ref('Extra')) });
-export const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
+/** Slugs may hold dashes; anything outside this alphabet names no industry (404). */
+export const SlugParams = Type.Object({ slug: Type.String({ pattern: '^[A-Za-z0-9_-]+$', maxLength: 100 }) });
 
 export const AvailabilityQuery = Type.Object({
   zip: Type.String({ minLength: 1, maxLength: 10, description: 'ZIP code of the job.' }),
   industry: Type.String({ minLength: 1, maxLength: 100, description: 'Industry slug.' }),
-  date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: "YYYY-MM-DD, the zone's local date." }),
+  date: Type.String({ format: 'date', description: "YYYY-MM-DD, the zone's local date, between 1970 and 9999." }),
   duration: Type.Integer({ minimum: 15, maximum: 720, default: 120, description: 'Minutes; default 120.' }),
 });
 export type AvailabilityQuery = Static<typeof AvailabilityQuery>;

@@ -4,13 +4,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { Sql } from '../../core/db.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import {
-  type Availability,
-  availableSlots,
-  isCalendarDate,
-  type SchedulingInput,
-  type ZoneSchedule,
-} from '../availability/index.ts';
+import { type Availability, availableSlots, type SchedulingInput, type ZoneSchedule } from '../availability/index.ts';
 import {
   type Configuration,
   type Coupon,
@@ -109,7 +103,6 @@ export async function loadSchedulingContext(
 }
 
 export async function getAvailability(db: Sql, clock: Clock, tenant: Tenant, query: AvailabilityQuery) {
-  if (!isCalendarDate(query.date)) throw invalidParameter('date', 'date must be a valid date, YYYY-MM-DD.');
   const context = await loadSchedulingContext(db, tenant, {
     zip: query.zip.trim(),
     industry: query.industry,

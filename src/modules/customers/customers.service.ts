@@ -1,4 +1,5 @@
 import type { Clock } from '../../core/clock.ts';
+import { periodStart } from '../../core/dates.ts';
 import { constraintViolated, isoTimestamp, type Sql, transaction } from '../../core/db.ts';
 import type { Mailer } from '../../core/email.ts';
 import { AppError, notFound } from '../../core/errors.ts';
@@ -134,8 +135,8 @@ export async function listCustomers(db: Sql, tenant: Tenant, query: CustomerList
     {
       search: query.search,
       status: query.status,
-      createdAfter: query.created_after ? new Date(query.created_after) : undefined,
-      updatedAfter: query.updated_after ? new Date(query.updated_after) : undefined,
+      createdAfter: periodStart(query.created_after),
+      updatedAfter: periodStart(query.updated_after),
       hasSubscription: query.has_subscription,
       zoneId: query.zone_id,
       ids: parseIds(query.ids, 'cust'),

@@ -3,6 +3,7 @@
 // module's own service functions (the same the API answers with).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
+import { isCalendarDate } from '../../core/dates.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { type BookingDetailView, crewNames, getBooking, listBookings } from '../bookings/index.ts';
 import { listProducts } from '../catalog/index.ts';
@@ -19,7 +20,6 @@ const SORTS = [
   { value: '-scheduled_at', label: 'Latest first' },
   { value: 'scheduled_at', label: 'Earliest first' },
 ] as const;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const STATUS_LABELS: Record<string, string> = {
   confirmed: 'confirmed',
@@ -41,7 +41,7 @@ function industryName(slug: string): string {
 
 /** A YYYY-MM-DD query value that is a real date, or ''. */
 function dateParam(value: string): string {
-  return DATE.test(value) && !Number.isNaN(new Date(`${value}T00:00:00Z`).getTime()) ? value : '';
+  return isCalendarDate(value) ? value : '';
 }
 
 export function bookingPages(app: FastifyInstance, ctx: AppContext): void {

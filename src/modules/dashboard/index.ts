@@ -3,9 +3,9 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
-import { isServiceUnavailable } from '../../core/errors.ts';
+import { AppError, isServiceUnavailable } from '../../core/errors.ts';
 import { logUnavailable } from '../../core/logger.ts';
-import { messagePage, sendPage } from '../sessions/index.ts';
+import { currentSession, messagePage, requireSession, sendPage } from '../sessions/index.ts';
 import { apiKeyPages } from './api-keys.pages.ts';
 import { bookingPages } from './bookings.pages.ts';
 import { connectedAppPages } from './connected-apps.pages.ts';
@@ -18,6 +18,8 @@ import { webhookPages } from './webhooks.pages.ts';
 
 export { csrfField, integrationsHeader, pageHeader, sendShell } from './dashboard.layout.ts';
 
+const DASHBOARD_LINK = { href: '/dashboard', label: 'Back to the dashboard' };
+
 export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
   void app.register(async (pages) => {
     // Forms with a file input (OAuth app logos) post multipart/form-data; only these pages
@@ -25,6 +27,15 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
     await pages.register(multipart, {
       throwFileSizeLimit: false,
       limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 100, parts: 101 },
+    });
+    // Nobody without a session gets to make us read an upload: a multipart post is refused
+    // (the usual redirect to the login page) before its body is touched, and the connection is
+    // closed rather than drained. The form's CSRF token is checked once its fields are read.
+    pages.addHook('preHandler', async (request, reply) => {
+      if (!request.isMultipart() || (await currentSession(ctx, request))) return;
+      reply.header('connection', 'close');
+      await requireSession(ctx, request, reply);
+      return reply;
     });
     // Pages answer in HTML, never with the API's JSON error envelope.
     pages.setErrorHandler((error, request, reply) => {
@@ -40,13 +51,19 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
           503,
         );
       }
+      // A client's mistake (an unreadable body, a path id that cannot exist) keeps its 4xx.
+      const status = error instanceof AppError ? error.status : (error as { statusCode?: number }).statusCode;
+      if (status !== undefined && status >= 400 && status < 500) {
+        const page =
+          status === 404
+            ? messagePage('Not found', 'There is nothing at this address.', DASHBOARD_LINK)
+            : messagePage('Request not understood', 'Go back, reload the page and try again.', DASHBOARD_LINK);
+        return sendPage(reply, page, status);
+      }
       request.log.error({ err: error }, 'dashboard page failed');
       return sendPage(
         reply,
-        messagePage('Something went wrong', 'The page could not be shown. Try again in a moment.', {
-          href: '/dashboard',
-          label: 'Back to the dashboard',
-        }),
+        messagePage('Something went wrong', 'The page could not be shown. Try again in a moment.', DASHBOARD_LINK),
         500,
       );
     });

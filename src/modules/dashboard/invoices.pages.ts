@@ -3,6 +3,7 @@
 // the API answers with, so statuses such as overdue read the same everywhere).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
+import { isCalendarDate } from '../../core/dates.ts';
 import { getInvoice, type InvoiceView, listInvoices } from '../invoices/index.ts';
 import type { PaymentView, RefundView } from '../payments/index.ts';
 import { html, requireSession, type SafeHtml, sessionTenant } from '../sessions/index.ts';
@@ -12,7 +13,6 @@ import { orNotFound } from './forms.ts';
 const BASE = '/dashboard/invoices';
 const PER_PAGE = 25;
 const STATUSES = ['draft', 'pending', 'paid', 'overdue', 'void'] as const;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function statusBadge(status: string): SafeHtml {
   const tone: Record<string, string> = { paid: 'ok', pending: 'warn', overdue: 'bad', draft: 'muted', void: 'muted' };
@@ -21,7 +21,7 @@ function statusBadge(status: string): SafeHtml {
 
 /** A YYYY-MM-DD query value that is a real date, or ''. */
 function dateParam(value: string): string {
-  return DATE.test(value) && !Number.isNaN(new Date(`${value}T00:00:00Z`).getTime()) ? value : '';
+  return isCalendarDate(value) ? value : '';
 }
 
 function paymentMethodLabel(method: { type: string; brand: string | null; last4: string | null } | null): string {

@@ -3,6 +3,9 @@ import { ListOf, ListQuery } from '../../core/http/pagination.ts';
 import { DateOnly, Nullable, Strict, Timestamp, TimestampOrDate } from '../../core/http/schemas.ts';
 import { PaymentMethodSummarySchema } from '../payments/index.ts';
 
+/** Amounts beyond what JavaScript holds exactly are refused (400), not left to overflow. */
+const MAX_CENTS = Number.MAX_SAFE_INTEGER;
+
 export const InvoiceStatus = Type.Enum(['draft', 'pending', 'paid', 'overdue', 'void']);
 
 const LineItemFields = {
@@ -58,7 +61,9 @@ export const NewInvoiceBody = Strict({
   tax_rate: Type.Optional(
     Type.Number({ minimum: 0, maximum: 100, description: 'Percent, at most 4 decimals (default 0).' }),
   ),
-  discount: Type.Optional(Type.Integer({ minimum: 0, description: 'Cents off the subtotal, before tax.' })),
+  discount: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_CENTS, description: 'Cents off the subtotal, before tax.' }),
+  ),
   discount_description: Type.Optional(Type.String({ maxLength: 500 })),
   due_date: Type.Optional(DateOnly),
   send_email: Type.Optional(Type.Boolean({ description: 'E-mail the invoice to the customer when it is issued.' })),
@@ -77,7 +82,9 @@ export type FinalizeBody = Static<typeof FinalizeBody>;
 export const PayBody = Strict({
   payment_method_id: Type.Optional(Type.String({ maxLength: 64, description: "A card of the invoice's customer." })),
   method: Type.Optional(Type.Enum(['cash', 'check'], { description: 'An offline payment, instead of a card.' })),
-  amount: Type.Optional(Type.Integer({ minimum: 1, description: 'Cents; default the whole balance.' })),
+  amount: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_CENTS, description: 'Cents; default the whole balance.' }),
+  ),
 });
 export type PayBody = Static<typeof PayBody>;
 
@@ -85,7 +92,9 @@ export const VoidBody = Strict({ reason: Type.Optional(Type.String({ maxLength: 
 export type VoidBody = Static<typeof VoidBody>;
 
 export const RefundBody = Strict({
-  amount: Type.Optional(Type.Integer({ minimum: 1, description: 'Cents; default everything not yet refunded.' })),
+  amount: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_CENTS, description: 'Cents; default everything not yet refunded.' }),
+  ),
   reason: Type.Optional(Type.String({ maxLength: 500 })),
   refund_to: Type.Optional(
     Type.Enum(['original_payment_method', 'account_credit'], { description: 'Default original_payment_method.' }),
@@ -97,8 +106,8 @@ const InvoiceFilters = {
   status: Type.Optional(InvoiceStatus),
   date_from: Type.Optional(TimestampOrDate),
   date_to: Type.Optional(TimestampOrDate),
-  min_amount: Type.Optional(Type.Integer({ minimum: 0, description: 'Minimum total, cents.' })),
-  max_amount: Type.Optional(Type.Integer({ minimum: 0, description: 'Maximum total, cents.' })),
+  min_amount: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CENTS, description: 'Minimum total, cents.' })),
+  max_amount: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CENTS, description: 'Maximum total, cents.' })),
 };
 
 export const InvoiceListQuery = Type.Object({

@@ -5,6 +5,7 @@
 // invoice row -> customer row -> invoice counter.
 import type { Clock } from '../../core/clock.ts';
 import type { AppContext } from '../../core/context.ts';
+import { periodEnd, periodStart } from '../../core/dates.ts';
 import { isoTimestamp, type Sql, transaction } from '../../core/db.ts';
 import type { Mailer } from '../../core/email.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
@@ -392,16 +393,6 @@ export async function voidInvoice(
   });
 }
 
-/** A plain date is a whole UTC day: from its midnight, or (for date_to) up to the next one. */
-function dateBound(value: string | undefined, end: boolean): Date | undefined {
-  if (value === undefined) return undefined;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(`${end ? addDays(value, 1) : value}T00:00:00Z`);
-  const at = new Date(value);
-  if (Number.isNaN(at.getTime())) throw invalidParameter(end ? 'date_to' : 'date_from', 'Invalid date.');
-  // an exact timestamp as date_to is inclusive
-  return end ? new Date(at.getTime() + 1) : at;
-}
-
 export async function listInvoices(
   deps: Pick<InvoiceDeps, 'db' | 'clock'>,
   tenant: Tenant,
@@ -415,8 +406,8 @@ export async function listInvoices(
     {
       status: query.status,
       customerId: query.customer_id,
-      issuedFrom: dateBound(query.date_from, false),
-      issuedBefore: dateBound(query.date_to, true),
+      issuedFrom: periodStart(query.date_from),
+      issuedBefore: periodEnd(query.date_to),
       minTotal: query.min_amount,
       maxTotal: query.max_amount,
       ids: parseIds(query.ids, 'inv'),

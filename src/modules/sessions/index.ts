@@ -10,6 +10,7 @@
 // Security headers (CSP without inline scripts, frame-ancestors 'none', …) are set on every
 // /dashboard and /oauth/ response by sessionRoutes; pages use only ASSETS (our CSS and JS).
 export { ASSETS } from './assets.ts';
+export { DEVICE_COOKIE } from './devices.ts';
 export {
   escapeHtml,
   html,
@@ -37,8 +38,6 @@ export {
   signIn,
   signOut,
   switchEnvironment,
-  THROTTLE_LOCK_MS,
-  THROTTLE_MAX_FAILURES,
-  THROTTLE_WINDOW_MS,
   verifyCsrf,
 } from './sessions.service.ts';
+export { SIGN_IN_LIMITS, THROTTLE_LOCK_MS, THROTTLE_WINDOW_MS } from './throttle.ts';

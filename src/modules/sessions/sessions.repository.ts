@@ -106,6 +106,51 @@ export async function recordFailure(
   );
 }
 
-export async function clearThrottle(db: Sql, subjectHash: string): Promise<void> {
-  await query(db, sql`delete from login_throttles where subject_hash = ${subjectHash}`);
+export async function clearThrottles(db: Sql, subjectHashes: string[]): Promise<void> {
+  await query(db, sql`delete from login_throttles where subject_hash = any(${sql.param(subjectHashes)}::text[])`);
+}
+
+export interface DeviceRow {
+  token_hash: string;
+  account_id: string;
+  user_id: string;
+}
+
+/** The unexpired remembered browser with this token hash, when it belongs to the user with this e-mail. */
+export function findDeviceForEmail(
+  db: Sql,
+  tokenHash: string,
+  email: string,
+  now: Date,
+): Promise<DeviceRow | undefined> {
+  return queryOne<DeviceRow>(
+    db,
+    sql`select d.token_hash, d.account_id, d.user_id
+        from login_devices d
+        join users u on u.id = d.user_id and u.account_id = d.account_id
+        where d.token_hash = ${tokenHash} and d.expires_at > ${now} and lower(u.email) = lower(${email})`,
+  );
+}
+
+export async function insertDevice(
+  db: Sql,
+  device: { tokenHash: string; accountId: string; userId: string; now: Date; expiresAt: Date },
+): Promise<void> {
+  await query(
+    db,
+    sql`insert into login_devices (token_hash, account_id, user_id, created_at, expires_at)
+        values (${device.tokenHash}, ${device.accountId}, ${device.userId}, ${device.now}, ${device.expiresAt})`,
+  );
+}
+
+export async function deleteDevice(db: Sql, tokenHash: string): Promise<void> {
+  await query(db, sql`delete from login_devices where token_hash = ${tokenHash}`);
+}
+
+/** Forgets a user's expired browsers (done at each sign-in, so the table stays small). */
+export async function deleteExpiredDevices(db: Sql, accountId: string, userId: string, now: Date): Promise<void> {
+  await query(
+    db,
+    sql`delete from login_devices where account_id = ${accountId} and user_id = ${userId} and expires_at <= ${now}`,
+  );
 }

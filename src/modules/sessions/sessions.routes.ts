@@ -96,7 +96,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
       const error = 'This sign-in form expired or did not come from this site. Please sign in again.';
       return sendPage(reply, loginPage({ token, next, email, error }), 403);
     }
-    const result = await signIn(ctx, reply, email, formField(request, 'password').slice(0, 1024), request.ip);
+    const result = await signIn(ctx, request, reply, email, formField(request, 'password').slice(0, 1024));
     if (result.ok) return reply.redirect(next, 303);
     if (result.retryAfterSeconds) reply.header('retry-after', String(result.retryAfterSeconds));
     const status = result.reason === 'throttled' ? 429 : 401;

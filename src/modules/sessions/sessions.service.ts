@@ -1,12 +1,17 @@
 // Dashboard sign-in: a random token in an HttpOnly cookie, only its hash in the database, a
-// per-session CSRF secret for every form, and throttling of failed sign-ins per e-mail and IP.
+// per-session CSRF secret for every form, and throttling of failed sign-ins (throttle.ts) that
+// a browser the user signed in from before is exempt from (devices.ts).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
+import { transaction } from '../../core/db.ts';
 import { newId } from '../../core/ids.ts';
 import type { Environment, Tenant } from '../../core/tenant.ts';
 import { authenticateUser, hashSecret } from '../accounts/index.ts';
+import { appendCookie, cookieHeader, readCookie } from './cookies.ts';
+import { recognisedDevice, rememberDevice, setDeviceCookie } from './devices.ts';
 import * as repository from './sessions.repository.ts';
+import { countFailure, forgetFailures, pausedUntil, throttleSubjects } from './throttle.ts';
 
 export const SESSION_COOKIE = 'fieldhand_session';
 /** Double-submit token for the login form, which comes before any session exists. */
@@ -18,10 +23,6 @@ export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 export const SESSION_MAX_MS = 7 * 24 * 60 * 60 * 1000;
 /** last_seen_at is written at most this often, to keep page views free of writes. */
 const TOUCH_EVERY_MS = 60 * 1000;
-
-export const THROTTLE_MAX_FAILURES = 5;
-export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
-export const THROTTLE_LOCK_MS = 15 * 60 * 1000;
 
 export interface Session {
   id: string;
@@ -48,34 +49,6 @@ export function sessionTenant(session: Session): Tenant {
 
 function randomToken(): string {
   return randomBytes(32).toString('base64url');
-}
-
-function secureCookies(ctx: AppContext): boolean {
-  return ctx.config.baseUrl.startsWith('https:') || ctx.config.authUrl.startsWith('https:');
-}
-
-function cookieHeader(ctx: AppContext, name: string, value: string, maxAgeSeconds: number): string {
-  const parts = [`${name}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`];
-  if (secureCookies(ctx)) parts.push('Secure');
-  return parts.join('; ');
-}
-
-/** Adds a Set-Cookie header without dropping ones set earlier in the request. */
-function appendCookie(reply: FastifyReply, cookie: string): void {
-  const existing = reply.getHeader('set-cookie');
-  const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
-  reply.header('set-cookie', [...list, cookie]);
-}
-
-export function readCookie(request: FastifyRequest, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const index = part.indexOf('=');
-    if (index < 0) continue;
-    if (part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
-  }
-  return undefined;
 }
 
 function toSession(row: repository.SessionRow): Session {
@@ -155,23 +128,6 @@ export async function requireSession(
   return null;
 }
 
-function subjectHashes(email: string, ip: string) {
-  return {
-    email: hashSecret(`email:${email.trim().toLowerCase()}`),
-    ip: hashSecret(`ip:${ip}`),
-  };
-}
-
-async function lockedUntil(ctx: AppContext, hashes: string[], now: Date): Promise<Date | null> {
-  let latest: Date | null = null;
-  for (const row of await repository.findThrottles(ctx.db, hashes)) {
-    if (!row.locked_until) continue;
-    const until = new Date(row.locked_until);
-    if (until > now && (!latest || until > latest)) latest = until;
-  }
-  return latest;
-}
-
 function throttled(until: Date, now: Date): SignInResult {
   const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
   const minutes = Math.ceil(seconds / 60);
@@ -184,36 +140,31 @@ function throttled(until: Date, now: Date): SignInResult {
 }
 
 /**
- * Checks the password and, when right, starts a session and sets its cookie. Five failures
- * for one e-mail or one IP within 15 minutes pause sign-in for both for 15 minutes.
+ * Checks the password and, when right, starts a session and sets its cookie (and remembers the
+ * browser). Failures pause sign-in as throttle.ts describes; the client address is `request.ip`,
+ * which believes X-Forwarded-For only from the proxies TRUST_PROXY names.
  */
 export async function signIn(
   ctx: AppContext,
+  request: FastifyRequest,
   reply: FastifyReply,
   email: string,
   password: string,
-  ip: string,
 ): Promise<SignInResult> {
   const now = ctx.clock.now();
-  const subjects = subjectHashes(email, ip);
-  const hashes = [subjects.email, subjects.ip];
-  const lock = await lockedUntil(ctx, hashes, now);
+  const device = await recognisedDevice(ctx.db, request, email, now);
+  const subjects = throttleSubjects(email, request.ip, device);
+  const lock = await pausedUntil(ctx.db, subjects, now);
   if (lock) return throttled(lock, now);
 
   const user = email && password ? await authenticateUser(ctx.db, email.trim(), password) : null;
   if (!user) {
-    const windowStart = new Date(now.getTime() - THROTTLE_WINDOW_MS);
-    const until = new Date(now.getTime() + THROTTLE_LOCK_MS);
-    for (const hash of hashes) {
-      await repository.recordFailure(ctx.db, hash, now, windowStart, THROTTLE_MAX_FAILURES, until);
-    }
-    const lockNow = await lockedUntil(ctx, hashes, now);
+    await transaction(ctx.db, (tx) => countFailure(tx, subjects, now));
+    const lockNow = await pausedUntil(ctx.db, subjects, now);
     if (lockNow) return throttled(lockNow, now);
     return { ok: false, reason: 'invalid_credentials', message: 'That e-mail and password do not match.' };
   }
 
-  await repository.clearThrottle(ctx.db, subjects.email);
-  await repository.deleteExpiredSessions(ctx.db, user.id, now);
   const token = randomToken();
   const row = {
     id: newId('session'),
@@ -225,8 +176,16 @@ export async function signIn(
     now,
     expiresAt: expiry(now, now),
   };
-  await repository.insertSession(ctx.db, row);
-  appendCookie(reply, cookieHeader(ctx, SESSION_COOKIE, token, Math.floor(SESSION_MAX_MS / 1000)));
+  // One transaction, cookies only after it: a failure leaves neither a session nor a device.
+  const deviceToken = await transaction(ctx.db, async (tx) => {
+    await forgetFailures(tx, subjects);
+    const remembered = await rememberDevice(tx, request, user, now);
+    await repository.deleteExpiredSessions(tx, user.id, now);
+    await repository.insertSession(tx, row);
+    return remembered;
+  });
+  setDeviceCookie(ctx, reply, deviceToken);
+  appendCookie(reply, cookieHeader(ctx, SESSION_COOKIE, token, { maxAgeSeconds: Math.floor(SESSION_MAX_MS / 1000) }));
   const session = await repository.findSessionByTokenHash(ctx.db, row.tokenHash, now);
   if (!session) throw new Error('session vanished right after it was created');
   return { ok: true, session: toSession(session) };
@@ -237,7 +196,7 @@ export async function signOut(ctx: AppContext, request: FastifyRequest, reply: F
   const token = readCookie(request, SESSION_COOKIE);
   if (token) await repository.deleteSessionByTokenHash(ctx.db, hashSecret(token));
   resolved.set(request, Promise.resolve(null));
-  appendCookie(reply, cookieHeader(ctx, SESSION_COOKIE, '', 0));
+  appendCookie(reply, cookieHeader(ctx, SESSION_COOKIE, '', { maxAgeSeconds: 0 }));
 }
 
 /** The test/live switch: every page of this session shows `environment` from now on. */
@@ -251,9 +210,18 @@ export function csrfToken(session: Session): string {
   return session.csrfSecret;
 }
 
-function sameSecret(expected: string, given: unknown): boolean {
-  if (typeof given !== 'string' || given.length !== expected.length) return false;
-  return timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+/** Every CSRF token we issue: 32 random bytes in base64url. */
+const CSRF_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+function wellFormed(token: unknown): token is string {
+  return typeof token === 'string' && token.length === 43 && CSRF_TOKEN.test(token);
+}
+
+function sameSecret(expected: string | undefined, given: unknown): boolean {
+  // Shape first: timingSafeEqual throws on buffers of different byte lengths (non-ASCII
+  // characters), and a malformed token is simply a wrong one.
+  if (!wellFormed(given) || !wellFormed(expected)) return false;
+  return timingSafeEqual(Buffer.from(given, 'latin1'), Buffer.from(expected, 'latin1'));
 }
 
 /** True when a posted `_csrf` value belongs to this session. */
@@ -264,13 +232,12 @@ export function verifyCsrf(session: Session, token: unknown): boolean {
 /** The login form's CSRF token: kept in a short-lived cookie and echoed in the form. */
 export function loginCsrfToken(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): string {
   const existing = readCookie(request, LOGIN_CSRF_COOKIE);
-  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  if (wellFormed(existing)) return existing;
   const token = randomToken();
-  appendCookie(reply, cookieHeader(ctx, LOGIN_CSRF_COOKIE, token, 60 * 60));
+  appendCookie(reply, cookieHeader(ctx, LOGIN_CSRF_COOKIE, token, { maxAgeSeconds: 60 * 60 }));
   return token;
 }
 
 export function verifyLoginCsrf(request: FastifyRequest, token: unknown): boolean {
-  const expected = readCookie(request, LOGIN_CSRF_COOKIE);
-  return expected !== undefined && expected.length > 0 && sameSecret(expected, token);
+  return sameSecret(readCookie(request, LOGIN_CSRF_COOKIE), token);
 }
