@@ -14,6 +14,7 @@ import { idempotencyPurgeJob, registerIdempotency } from './core/http/idempotenc
 import { registerJsonBodies } from './core/http/json-body.ts';
 import { registerOpenApi } from './core/http/openapi.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore, registerRateLimit } from './core/http/rate-limit.ts';
+import { refuseRequestsWhileClosing } from './core/http/shutdown.ts';
 import { rejectNulCharacters, validatorCompiler } from './core/http/validation.ts';
 import { newId } from './core/ids.ts';
 import { loggerOptions } from './core/logger.ts';
@@ -57,6 +58,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
+    // refuseRequestsWhileClosing answers them in the API's own shape instead
+    return503OnClosing: false,
     // A path parameter longer than find-my-way's default 100 characters would be a 414 before
     // any hook; let it reach the schemas, which answer 404 (it cannot be an id).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
@@ -75,6 +78,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   server.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
   });
+  refuseRequestsWhileClosing(server);
   registerErrorHandler(server);
   server.addHook('preValidation', rejectNulCharacters);
   await server.register(formbody);

@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from './core/clock.ts';
 import { ConfigError, loadConfig } from './core/config.ts';
-import { type Database, DatabaseBusyError, openDatabase } from './core/db.ts';
+import { type Database, DatabaseBusyError, DatabaseUnreachableError, openDatabase } from './core/db.ts';
 import { AppError } from './core/errors.ts';
 import { migrate } from './core/migrate.ts';
 import type { Environment } from './core/tenant.ts';
@@ -145,6 +145,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
+    if (error instanceof DatabaseUnreachableError) {
+      // the contract's exact line (CONTRACT §12), for operators' scripts to match
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
     const message =
       error instanceof UsageError || error instanceof ConfigError || error instanceof DatabaseBusyError
         ? error.message

@@ -1,17 +1,31 @@
 // Entry point of `fieldhand serve`: open the database, migrate, seed a demo account on a new
 // embedded database, listen, and shut down gracefully on SIGTERM/SIGINT.
+import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { systemClock } from './core/clock.ts';
 import { type Config, loadConfig } from './core/config.ts';
 import { openDatabase } from './core/db.ts';
+import { loggerOptions } from './core/logger.ts';
 import { migrate } from './core/migrate.ts';
 import { seedFirstRun } from './modules/demo/index.ts';
 
 export async function serve(config: Config = loadConfig()): Promise<void> {
+  // the app's logger exists only once the database is open; start-up logs with the same settings
+  const startupLog = pino(loggerOptions(config.logLevel));
+  const giveUpAt = Date.now() + config.databaseConnectTimeoutSeconds * 1000;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    connectTimeoutMs: config.databaseConnectTimeoutSeconds * 1000,
+    onConnectAttempt: (attempt) => {
+      const left = Math.max(0, Math.round((giveUpAt - Date.now()) / 1000));
+      startupLog.warn(
+        { attempt: attempt.number, reason: attempt.reason, retryInMs: attempt.retryInMs },
+        `database not reachable at ${attempt.where} (attempt ${attempt.number}): ${attempt.reason}; ` +
+          `trying again for up to ${left} s`,
+      );
+    },
   });
   await migrate(database.sql);
   const app = await buildApp({ config, database, clock: systemClock });

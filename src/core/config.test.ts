@@ -9,6 +9,7 @@ describe('configuration from the environment', () => {
       host: '0.0.0.0',
       databaseUrl: undefined,
       databasePoolSize: 20,
+      databaseConnectTimeoutSeconds: 60,
       dataDir: './data',
       rateLimitMax: 100,
       rateLimitWindowSeconds: 10,
@@ -20,10 +21,15 @@ describe('configuration from the environment', () => {
 
   it('reads numbers and refuses what is not one, naming the variable', () => {
     expect(loadConfig({ DATABASE_POOL_SIZE: '8', PORT: '8080' })).toMatchObject({ databasePoolSize: 8, port: 8080 });
+    // 0 = one attempt at start, no waiting
+    expect(loadConfig({ DATABASE_CONNECT_TIMEOUT_S: '0' }).databaseConnectTimeoutSeconds).toBe(0);
+    expect(loadConfig({ DATABASE_CONNECT_TIMEOUT_S: '5' }).databaseConnectTimeoutSeconds).toBe(5);
     for (const [name, value] of [
       ['DATABASE_POOL_SIZE', '0'],
       ['DATABASE_POOL_SIZE', 'many'],
       ['RATE_LIMIT_MAX', '-1'],
+      ['DATABASE_CONNECT_TIMEOUT_S', '-5'],
+      ['DATABASE_CONNECT_TIMEOUT_S', 'forever'],
     ]) {
       expect(() => loadConfig({ [name as string]: value })).toThrow(ConfigError);
       expect(() => loadConfig({ [name as string]: value })).toThrow(name as string);

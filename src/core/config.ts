@@ -8,6 +8,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Connections this instance keeps to PostgreSQL (DATABASE_URL only). */
   databasePoolSize: number;
+  /** How long `serve` keeps trying to reach PostgreSQL at start before it gives up. */
+  databaseConnectTimeoutSeconds: number;
   dataDir: string;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
@@ -75,6 +77,7 @@ export function loadConfig(env: Env = process.env): Config {
     authUrl: url(env, 'AUTH_URL', baseUrl),
     databaseUrl: env.DATABASE_URL || undefined,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20, 1),
+    databaseConnectTimeoutSeconds: integer(env, 'DATABASE_CONNECT_TIMEOUT_S', 60),
     dataDir: env.DATA_DIR || './data',
     redisUrl: env.REDIS_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,

@@ -28,10 +28,17 @@ export interface Database {
    * Calls `onNotify` after any transaction that ran `pg_notify(channel, ...)` commits (in any
    * process on this database); a wake-up hint only, so workers still poll. Returns `stop`.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    onNotify: () => void,
+    options?: { onError?: (error: unknown) => void },
+  ): Promise<() => Promise<void>>;
 }
 
 export class DatabaseBusyError extends Error {}
+
+/** `serve` (or a command) could not reach PostgreSQL: `cannot reach the database at HOST:PORT: REASON`. */
+export class DatabaseUnreachableError extends Error {}
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -56,19 +63,58 @@ export interface OpenOptions {
   /** PGlite only: start from this dumped data directory (test templates). */
   loadDataDir?: Blob;
   poolSize?: number;
+  /**
+   * PostgreSQL only: keep trying to reach the server for this long (serve's
+   * DATABASE_CONNECT_TIMEOUT_S); 0 = one attempt.
+   */
+  connectTimeoutMs?: number;
+  /** Called after each failed attempt that will be retried. */
+  onConnectAttempt?: (attempt: { number: number; where: string; reason: string; retryInMs: number }) => void;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 20);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
   return openPglite(options);
 }
 
-async function openPostgres(url: string, max: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max, options: '-c TimeZone=UTC' });
-  // An idle client's error (server restart) must not crash the process; the pool replaces it.
+/**
+ * Connection settings shared by the pool and the LISTEN session. `application_name` lets
+ * operators find an instance's backends (a DATABASE_URL's own `application_name` wins);
+ * the connect timeout turns an unanswering host into a 503 instead of a request that hangs.
+ */
+function clientConfig(url: string): pg.ClientConfig {
+  return {
+    connectionString: url,
+    application_name: 'fieldhand',
+    options: '-c TimeZone=UTC',
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
+}
+
+/** Postgres pools by the database handle they serve, for `transaction` (see there). */
+const pools = new WeakMap<Sql, pg.Pool>();
+const clientDatabases = new WeakMap<pg.PoolClient, Sql>();
+
+async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
+  const pool = new pg.Pool({ ...clientConfig(url), max: options.poolSize ?? 20 });
+  // pg-pool listens for errors only on idle clients (and then drops them). A checked-out client
+  // that loses its connection (restart, failover, pg_terminate_backend) emits 'error' itself:
+  // without a listener that ends the process. With one, its next query fails instead, and the
+  // pool discards it on release because it is no longer queryable.
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = drizzlePostgres(pool) as unknown as Sql;
-  await db.execute(sql`select 1`);
+  pools.set(db, pool);
+  try {
+    await reachPostgres(db, url, options);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
   return {
     kind: 'postgres',
     sql: db,
@@ -76,33 +122,97 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       await db.execute(sql`select 1`);
     },
     close: () => pool.end(),
-    listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
+    listen: (channel, onNotify, listenOptions) => listenPostgres(url, channel, onNotify, listenOptions?.onError),
   };
 }
 
-/** LISTEN needs its own session; it reconnects after an error, since polling covers the gap. */
-async function listenPostgres(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+/** The first query, retried while the server is unreachable and time is left. */
+async function reachPostgres(db: Sql, url: string, options: OpenOptions): Promise<void> {
+  const where = databaseAddress(url);
+  const giveUpAt = Date.now() + (options.connectTimeoutMs ?? 0);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.execute(sql`select 1`);
+      return;
+    } catch (error) {
+      const reason = unavailableReason(error);
+      const retryInMs = reconnectDelay(attempt);
+      if (!isDatabaseUnavailable(error) || Date.now() + retryInMs > giveUpAt) {
+        throw new DatabaseUnreachableError(`cannot reach the database at ${where}: ${reason}`, { cause: error });
+      }
+      options.onConnectAttempt?.({ number: attempt, where, reason, retryInMs });
+      await new Promise((resolve) => setTimeout(resolve, retryInMs));
+    }
+  }
+}
+
+/** HOST:PORT of a connection string, for messages (never its user or password). */
+function databaseAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const host = parsed.hostname || parsed.searchParams.get('host') || 'localhost';
+    return `${host}:${parsed.port || '5432'}`;
+  } catch {
+    return 'the configured address';
+  }
+}
+
+/**
+ * LISTEN needs its own session. When it drops, it is opened again with the same backoff as
+ * the workers, for as long as it takes; polling covers the gap, and `onNotify` is called once
+ * it is back so that nothing notified in between waits for the next poll.
+ */
+async function listenPostgres(
+  url: string,
+  channel: string,
+  onNotify: () => void,
+  onError: (error: unknown) => void = () => {},
+): Promise<() => Promise<void>> {
   let stopped = false;
   let client: pg.Client | undefined;
-  const connect = async () => {
-    const next = new pg.Client({ connectionString: url });
+  let retry: NodeJS.Timeout | undefined;
+  let failures = 0;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client(clientConfig(url));
+    let lost = false;
+    const reconnect = (error: unknown) => {
+      if (lost) return;
+      lost = true;
+      if (client === next) client = undefined;
+      void next.end().catch(() => {});
+      if (stopped) return;
+      onError(error);
+      failures += 1;
+      retry = setTimeout(() => void connect(), reconnectDelay(failures));
+      retry.unref();
+    };
     next.on('notification', (message) => {
       if (message.channel === channel) onNotify();
     });
-    next.on('error', () => {
-      if (client !== next) return;
-      client = undefined;
-      void next.end().catch(() => {});
-      if (!stopped) setTimeout(() => void connect().catch(() => {}), 1_000).unref();
-    });
-    await next.connect();
-    await next.query(`listen ${pg.escapeIdentifier(channel)}`);
-    if (stopped) await next.end();
-    else client = next;
+    next.on('error', reconnect);
+    next.on('end', () => reconnect(new Error('Connection terminated')));
+    try {
+      await next.connect();
+      await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      reconnect(error);
+      return;
+    }
+    if (stopped || lost) {
+      lost = true;
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    if (failures > 0) onNotify();
+    failures = 0;
   };
+
   await connect();
   return async () => {
     stopped = true;
+    clearTimeout(retry);
     const current = client;
     client = undefined;
     await current?.end().catch(() => {});
@@ -197,7 +307,33 @@ export async function queryOne<Row>(db: Sql, statement: SQL): Promise<Row | unde
 
 /** Runs `work` in one transaction: everything it writes commits together or not at all. */
 export function transaction<T>(db: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
-  return db.transaction((tx) => work(tx as unknown as Sql));
+  const pool = pools.get(db);
+  if (!pool) return db.transaction((tx) => work(tx as unknown as Sql));
+  return onPooledClient(pool, (client) => client.transaction((tx) => work(tx as unknown as Sql)));
+}
+
+/**
+ * Drizzle's pool transaction sends BEGIN before its try/finally, so a connection that drops
+ * between checkout and BEGIN's answer is never released and the pool shrinks for good. The
+ * transaction therefore runs on a client checked out here, and always given back.
+ */
+async function onPooledClient<T>(pool: pg.Pool, work: (client: Sql) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let failure: unknown;
+  try {
+    let db = clientDatabases.get(client);
+    if (!db) {
+      db = drizzlePostgres(client) as unknown as Sql;
+      clientDatabases.set(client, db);
+    }
+    return await work(db);
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    // a client whose connection failed is discarded, not handed to the next request
+    client.release(failure !== undefined && isDatabaseUnavailable(failure) ? (failure as Error) : undefined);
+  }
 }
 
 /** Postgres text timestamps ("2026-11-22 07:41:15.657+00", UTC session) as ISO 8601. */
@@ -235,6 +371,112 @@ export function isRetryableConflict(error: unknown): boolean {
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** The errors of each link of an error's `cause` chain (drizzle wraps the driver's error). */
+function* causeChain(error: unknown): Generator<{ code?: unknown; message?: unknown; errors?: unknown }> {
+  let current: unknown = error;
+  for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
+    const link = current as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
+    yield link;
+    // a host name with several addresses fails with an AggregateError of one error per address
+    if (Array.isArray(link.errors))
+      for (const inner of link.errors) if (inner && typeof inner === 'object') yield inner;
+    current = link.cause;
+  }
+}
+
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/** Server-side codes that mean "this connection, or the server, is gone for now". */
+const UNAVAILABLE_SQLSTATES = new Set([
+  '57P01', // admin_shutdown (pg_terminate_backend, smart or fast shutdown)
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up, recovering)
+  '57P05', // idle_session_timeout
+  '25P03', // idle_in_transaction_session_timeout
+  '53300', // too_many_connections
+]);
+
+/** pg and pg-pool report a lost or unobtainable connection in these words. */
+const UNAVAILABLE_MESSAGES = [
+  /^Connection terminated/,
+  /is not queryable/,
+  /^timeout exceeded when trying to connect/,
+  /^Cannot use a pool after calling end on the pool/,
+  /^Client was closed/,
+];
+
+/**
+ * True when an error means the database cannot be reached right now (refused, reset, timed
+ * out, terminated, failing over): the request may be retried as it is, so it answers 503.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (const link of causeChain(error)) {
+    const code = typeof link.code === 'string' ? link.code : '';
+    if (UNREACHABLE_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08')) return true;
+    const message = typeof link.message === 'string' ? link.message : '';
+    if (UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message))) return true;
+  }
+  return false;
+}
+
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+};
+
+/** Why the database could not be used, in a few words and without any query or parameter. */
+export function unavailableReason(error: unknown): string {
+  let innermost = '';
+  for (const link of causeChain(error)) {
+    if (typeof link.code === 'string' && REASONS[link.code]) return REASONS[link.code] as string;
+    if (typeof link.message === 'string' && !link.message.startsWith('Failed query')) innermost = link.message;
+  }
+  if (/^timeout exceeded when trying to connect|connection timeout/.test(innermost)) return 'connection timed out';
+  return innermost.split('\n')[0] || 'unknown error';
+}
+
+/**
+ * The wait before the next attempt to reach the database (workers, LISTEN, start-up): 250 ms
+ * doubling to at most 2 s, so that work resumes within about 2 s of the database coming back.
+ */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(2_000, 250 * 2 ** Math.max(0, attempt - 1));
+}
+
+/**
+ * Runs `work` again while the database is unavailable, for at most `forMs`: for bookkeeping
+ * that must not be dropped (an e-mail sent, a webhook delivered) when the outage is short.
+ */
+export async function retryWhileUnavailable<T>(work: () => Promise<T>, forMs: number): Promise<T> {
+  const giveUpAt = Date.now() + forMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const delay = reconnectDelay(attempt);
+      if (!isDatabaseUnavailable(error) || Date.now() + delay > giveUpAt) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }
 
 /** A text[] parameter (drizzle would otherwise spread an array into a list of parameters). */

@@ -3,7 +3,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from './clock.ts';
-import { query, type Sql, sql } from './db.ts';
+import { isDatabaseUnavailable, query, retryWhileUnavailable, type Sql, sql } from './db.ts';
 import { newId } from './ids.ts';
 import { type Loop, startLoop } from './jobs.ts';
 import type { Tenant } from './tenant.ts';
@@ -18,10 +18,14 @@ export interface EmailMessage {
 
 const MAX_ATTEMPTS = 5;
 const LEASE_SECONDS = 120;
+/** How long the outcome of a send is retried while the database is away (then the lease expires and it is sent again). */
+const RECORD_RETRY_MS = 15_000;
 
 export class Mailer {
   private loop: Loop | undefined;
   private transport: Transporter | undefined;
+  /** The lease end of a claim whose answer was lost with its connection (it may have committed). */
+  private claimInDoubt: Date | undefined;
 
   constructor(private readonly options: { smtpUrl: string | undefined; from: string; clock: Clock }) {
     if (options.smtpUrl) this.transport = nodemailer.createTransport(options.smtpUrl);
@@ -64,22 +68,38 @@ export class Mailer {
     const transport = this.transport;
     if (!transport) return false;
     const now = this.options.clock.now();
-    const batch = await query<{
+    if (this.claimInDoubt) {
+      // its rows, known by their exact lease end, go back at once rather than after the lease
+      await query(
+        db,
+        sql`update emails set next_attempt_at = ${now}, attempts = attempts - 1
+            where status = 'pending' and next_attempt_at = ${this.claimInDoubt}`,
+      );
+      this.claimInDoubt = undefined;
+    }
+    const leaseUntil = new Date(now.getTime() + LEASE_SECONDS * 1000);
+    let batch: {
       id: string;
       to_address: string;
       subject: string;
       text_body: string;
       html_body: string | null;
       attempts: number;
-    }>(
-      db,
-      sql`update emails set next_attempt_at = ${now}::timestamptz + make_interval(secs => ${LEASE_SECONDS}),
-                            attempts = attempts + 1
-          where id in (select id from emails where status = 'pending' and next_attempt_at <= ${now}
-                       order by next_attempt_at limit 20 for update skip locked)
-          returning id, to_address, subject, text_body, html_body, attempts`,
-    );
+    }[];
+    try {
+      batch = await query(
+        db,
+        sql`update emails set next_attempt_at = ${leaseUntil}, attempts = attempts + 1
+            where id in (select id from emails where status = 'pending' and next_attempt_at <= ${now}
+                         order by next_attempt_at limit 20 for update skip locked)
+            returning id, to_address, subject, text_body, html_body, attempts`,
+      );
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) this.claimInDoubt = leaseUntil;
+      throw error;
+    }
     for (const email of batch) {
+      let sendError: unknown;
       try {
         await transport.sendMail({
           from: this.options.from,
@@ -88,21 +108,36 @@ export class Mailer {
           text: email.text_body,
           html: email.html_body ?? undefined,
         });
-        await query(
-          db,
-          sql`update emails set status = 'sent', sent_at = ${this.options.clock.now()}, last_error = null where id = ${email.id}`,
-        );
       } catch (error) {
-        const failed = email.attempts >= MAX_ATTEMPTS;
-        const backoffSeconds = 30 * 2 ** email.attempts;
-        log.warn({ emailId: email.id, err: error }, 'e-mail not sent');
-        await query(
-          db,
-          sql`update emails set status = ${failed ? 'failed' : 'pending'}, last_error = ${String((error as Error).message).slice(0, 500)},
-                next_attempt_at = ${this.options.clock.now()}::timestamptz + make_interval(secs => ${backoffSeconds})
-              where id = ${email.id}`,
-        );
+        sendError = error;
       }
+      // the outcome outlives a short database outage, so that a sent message is not sent again
+      if (sendError === undefined) {
+        const sentAt = this.options.clock.now();
+        await retryWhileUnavailable(
+          () =>
+            query(
+              db,
+              sql`update emails set status = 'sent', sent_at = ${sentAt}, last_error = null where id = ${email.id}`,
+            ),
+          RECORD_RETRY_MS,
+        );
+        continue;
+      }
+      const failed = email.attempts >= MAX_ATTEMPTS;
+      const backoffSeconds = 30 * 2 ** email.attempts;
+      log.warn({ emailId: email.id, err: sendError }, 'e-mail not sent');
+      const retryAt = this.options.clock.now();
+      await retryWhileUnavailable(
+        () =>
+          query(
+            db,
+            sql`update emails set status = ${failed ? 'failed' : 'pending'}, last_error = ${String((sendError as Error).message).slice(0, 500)},
+                  next_attempt_at = ${retryAt}::timestamptz + make_interval(secs => ${backoffSeconds})
+                where id = ${email.id}`,
+          ),
+        RECORD_RETRY_MS,
+      );
     }
     return batch.length === 20;
   }

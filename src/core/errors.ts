@@ -1,5 +1,6 @@
 // Every failure the API reports is an AppError with a code from CONTRACT §2; one table maps a
 // code to its HTTP status and type, so no service ever deals in HTTP.
+import { isDatabaseUnavailable } from './db.ts';
 
 export const ERRORS = {
   missing_required_field: { status: 400, type: 'invalid_request_error' },
@@ -73,6 +74,18 @@ export class AppError extends Error {
 
 export function notFound(kind: string, id: string, param?: string): AppError {
   return new AppError('resource_not_found', `No such ${kind}: '${id}'`, { param });
+}
+
+/** 503 with Retry-After: the database is unreachable, or the server is shutting down, for a moment. */
+export function serviceUnavailable(
+  message = 'The service is temporarily unavailable; retry the request in a moment.',
+): AppError {
+  return new AppError('service_unavailable', message, { headers: { 'retry-after': '1' } });
+}
+
+/** A 503 of ours, or the database out of reach: each part of the app answers it in its own shape. */
+export function isServiceUnavailable(error: unknown): boolean {
+  return error instanceof AppError ? error.code === 'service_unavailable' : isDatabaseUnavailable(error);
 }
 
 export function invalidParameter(param: string, message: string): AppError {

@@ -2,6 +2,8 @@
 // stopped cleanly on shutdown. Each task claims its rows in the database (lease or
 // FOR UPDATE SKIP LOCKED), so any number of instances can run the same loop.
 import type { FastifyBaseLogger } from 'fastify';
+import { isDatabaseUnavailable, reconnectDelay } from './db.ts';
+import { logFailure } from './logger.ts';
 
 export interface Loop {
   /** Runs the task soon, without waiting for the interval. */
@@ -23,6 +25,8 @@ export function startLoop({ name, everyMs, run, log }: LoopOptions): Loop {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let wakeRequested = false;
+  /** Passes in a row that found the database unreachable. */
+  let outage = 0;
 
   const schedule = (delay: number) => {
     if (stopped) return;
@@ -38,15 +42,22 @@ export function startLoop({ name, everyMs, run, log }: LoopOptions): Loop {
     }
     running = (async () => {
       let more = false;
+      let unavailable = false;
       try {
         more = await run();
+        if (outage > 0) log.info({ loop: name, failedPasses: outage }, 'background task reached the database again');
+        outage = 0;
       } catch (error) {
-        if (!stopped) log.error({ err: error, loop: name }, 'background task failed');
+        unavailable = isDatabaseUnavailable(error);
+        if (unavailable) outage += 1;
+        if (!stopped) logFailure(log, name, error, 'background task failed', { loop: name });
       }
       running = undefined;
       const again = more || wakeRequested;
       wakeRequested = false;
-      schedule(again ? 0 : everyMs);
+      // while the database is away, try again soon (whatever the interval): work resumes within
+      // about 2 s of it coming back
+      schedule(unavailable ? reconnectDelay(outage) : again ? 0 : everyMs);
     })();
   };
 

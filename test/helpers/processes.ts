@@ -7,6 +7,8 @@ import { waitFor } from './webhooks.ts';
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
+  /** Every line the process wrote to stdout (its JSON log lines), as they come. */
+  logs: string[];
 }
 
 const children = new Set<ChildProcess>();
@@ -20,8 +22,14 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** A server on its own port with `env` (DATABASE_URL and settings); resolves once it answers /healthz. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * A server on its own port with `env` (DATABASE_URL and settings); resolves once it answers
+ * /healthz, or at once with `waitUntilUp: false` (then `up()` waits).
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { waitUntilUp?: boolean } = {},
+): Promise<ServerProcess & { up(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['bin/fieldhand.js', 'serve'], {
     env: {
@@ -32,22 +40,31 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       PORT: String(port),
       HOST: '127.0.0.1',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.add(child);
   child.on('exit', () => children.delete(child));
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-      return fetch(`http://127.0.0.1:${port}/healthz`).then(
-        (res) => res.ok,
-        () => false,
-      );
-    },
-    // two processes compiling the sources on a busy machine can take a while
-    { timeoutMs: 120_000, everyMs: 200, what: 'the server to start' },
-  );
-  return { child, url: `http://127.0.0.1:${port}` };
+  const logs: string[] = [];
+  let partial = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    logs.push(...lines);
+  });
+  const up = () =>
+    waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+        return fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (res) => res.ok,
+          () => false,
+        );
+      },
+      // two processes compiling the sources on a busy machine can take a while
+      { timeoutMs: 120_000, everyMs: 200, what: 'the server to start' },
+    ).then(() => {});
+  if (options.waitUntilUp !== false) await up();
+  return { child, url: `http://127.0.0.1:${port}`, logs, up };
 }
 
 export function exited(child: ChildProcess): Promise<void> {

@@ -2,7 +2,9 @@
 // contract's codes, anything else a 500 whose message says nothing about our internals.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { AppError } from '../errors.ts';
+import { isDatabaseUnavailable } from '../db.ts';
+import { AppError, serviceUnavailable } from '../errors.ts';
+import { logUnavailable } from '../logger.ts';
 import { validationError } from './validation.ts';
 
 export const ErrorResponse = Type.Object(
@@ -48,17 +50,19 @@ function fromFrameworkError(error: FastifyError): AppError | null {
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((raw, request, reply) => {
-    const error = raw instanceof AppError ? raw : (fromFrameworkError(raw as FastifyError) ?? null);
+    // the database being unreachable (however deep drizzle wrapped the driver's error) is a 503
+    const unavailable = !(raw instanceof AppError) && isDatabaseUnavailable(raw);
+    const error =
+      raw instanceof AppError ? raw : unavailable ? serviceUnavailable() : fromFrameworkError(raw as FastifyError);
     if (!error) {
       request.log.error({ err: raw }, 'unhandled error');
-      const unavailable = (raw as { code?: string }).code === 'ECONNREFUSED';
-      const failure = unavailable
-        ? new AppError('service_unavailable', 'The service is temporarily unavailable; retry shortly.')
-        : new AppError('server_error', 'Something went wrong on our side; retry the request.');
+      const failure = new AppError('server_error', 'Something went wrong on our side; retry the request.');
       return reply.code(failure.status).send(failure.toBody());
     }
     for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-    if (error.status >= 500) request.log.error({ err: raw }, error.message);
+    if (unavailable) logUnavailable(request.log, 'requests', raw);
+    else if (error.status >= 500 && error.code !== 'service_unavailable')
+      request.log.error({ err: raw }, error.message);
     return reply.code(error.status).send(error.toBody());
   });
 

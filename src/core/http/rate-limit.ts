@@ -43,7 +43,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   constructor(url: string) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
-    this.redis.on('error', () => {}); // reported per request below; the client reconnects
+    this.redis.on('error', () => {}); // reported (throttled) by the hook below; the client reconnects
   }
 
   async hit(key: string, windowMs: number): Promise<number> {
@@ -106,8 +106,12 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
     try {
       count = await store.hit(`fieldhand:rl:${principal.credential.id}:${windowStart}`, windowMs);
     } catch (error) {
-      // A rate-limit store outage must not take the API down with it.
-      request.log.warn({ err: error }, 'rate limit store unavailable; request allowed');
+      // A rate-limit store outage must not take the API down with it, nor flood the log: one
+      // line per 10 s, with a count of the requests let through meanwhile.
+      request.log.warn(
+        { throttle: 'rate limit store unavailable', reason: (error as Error).message },
+        'rate limit store unavailable; requests allowed',
+      );
       return;
     }
     const remaining = Math.max(0, max - count);

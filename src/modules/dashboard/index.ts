@@ -3,7 +3,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, isServiceUnavailable } from '../../core/errors.ts';
+import { logUnavailable } from '../../core/logger.ts';
 import { currentSession, messagePage, requireSession, sendPage } from '../sessions/index.ts';
 import { apiKeyPages } from './api-keys.pages.ts';
 import { bookingPages } from './bookings.pages.ts';
@@ -38,6 +39,18 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
     // Pages answer in HTML, never with the API's JSON error envelope.
     pages.setErrorHandler((error, request, reply) => {
+      if (isServiceUnavailable(error)) {
+        logUnavailable(request.log, 'dashboard', error);
+        return sendPage(
+          reply.header('retry-after', '1'),
+          messagePage(
+            'Temporarily unavailable',
+            'The dashboard is temporarily unavailable. Your data is safe; try again in a moment.',
+            { href: request.method === 'GET' ? request.url : '/dashboard', label: 'Try again' },
+          ),
+          503,
+        );
+      }
       // A client's mistake (an unreadable body, a path id that cannot exist) keeps its 4xx.
       const status = error instanceof AppError ? error.status : (error as { statusCode?: number }).statusCode;
       if (status !== undefined && status >= 400 && status < 500) {

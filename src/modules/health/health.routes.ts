@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../core/context.ts';
-import { AppError } from '../../core/errors.ts';
+import { serviceUnavailable } from '../../core/errors.ts';
 
 const tags = ['Operations'];
 
@@ -32,7 +32,8 @@ export function healthRoutes(app: FastifyInstance, ctx: AppContext) {
       try {
         await ctx.database.ping();
       } catch {
-        throw new AppError('service_unavailable', 'The database is not reachable.');
+        // not logged: the requests and workers that need the database report the outage
+        throw serviceUnavailable('The database is not reachable.');
       }
       return { status: 'ok' as const, database: ctx.database.kind };
     },

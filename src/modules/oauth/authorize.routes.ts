@@ -3,8 +3,17 @@
 // are pages; every other error goes back to the app (RFC 6749 §4.1.2.1) with state and iss.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
-import { AppError } from '../../core/errors.ts';
-import { csrfToken, currentSession, requireSession, sendForbidden, sendPage, verifyCsrf } from '../sessions/index.ts';
+import { AppError, isServiceUnavailable } from '../../core/errors.ts';
+import { logUnavailable } from '../../core/logger.ts';
+import {
+  csrfToken,
+  currentSession,
+  messagePage,
+  requireSession,
+  sendForbidden,
+  sendPage,
+  verifyCsrf,
+} from '../sessions/index.ts';
 import { authorizationErrorPage, consentPage, sessionExpiredPage, wrongAccountPage } from './authorize.pages.ts';
 import {
   type AuthorizationParameters,
@@ -33,6 +42,18 @@ export function authorizeRoutes(server: FastifyInstance, ctx: AppContext) {
   // a plugin of its own, so that its failures are pages for the user, not the API's JSON
   server.register(async (app) => {
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+      if (isServiceUnavailable(error)) {
+        // the client and its redirect URI cannot be checked now, so there is nowhere safe to redirect
+        logUnavailable(request.log, 'oauth pages', error);
+        return sendPage(
+          reply.header('retry-after', '1'),
+          messagePage(
+            'Temporarily unavailable',
+            'Connecting apps is temporarily unavailable. Nothing was shared; try again in a moment.',
+          ),
+          503,
+        );
+      }
       const status = error instanceof AppError ? error.status : error.statusCode;
       const clientError = status !== undefined && status >= 400 && status < 500;
       if (!clientError) request.log.error({ err: error }, 'authorization page failed');

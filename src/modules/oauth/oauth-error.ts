@@ -10,7 +10,8 @@ export type OAuthErrorCode =
   | 'invalid_scope'
   | 'access_denied'
   | 'unsupported_response_type'
-  | 'server_error';
+  | 'server_error'
+  | 'temporarily_unavailable';
 
 export class OAuthError extends Error {
   readonly error: OAuthErrorCode;
@@ -21,10 +22,14 @@ export class OAuthError extends Error {
     this.error = error;
   }
 
-  /** invalid_client is 401 (RFC 6749 §5.2); a server failure 500; the rest 400. */
+  /**
+   * invalid_client is 401 (RFC 6749 §5.2); a server failure 500; the database out of reach or
+   * the server shutting down 503 (with Retry-After, so that HTTP clients retry); the rest 400.
+   */
   get status(): number {
     if (this.error === 'invalid_client') return 401;
     if (this.error === 'server_error') return 500;
+    if (this.error === 'temporarily_unavailable') return 503;
     return 400;
   }
 

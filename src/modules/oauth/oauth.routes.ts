@@ -3,7 +3,8 @@
 // RFC 6749 §5.2 shape from this plugin's own error handler, including unparseable bodies.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, isServiceUnavailable } from '../../core/errors.ts';
+import { logUnavailable } from '../../core/logger.ts';
 import { authorizeRoutes } from './authorize.routes.ts';
 import { OAuthError } from './oauth-error.ts';
 import { SCOPES } from './scopes.ts';
@@ -94,6 +95,12 @@ function required(params: Map<string, string>, name: string): string {
 
 function asOAuthError(raw: unknown): OAuthError | null {
   if (raw instanceof OAuthError) return raw;
+  if (isServiceUnavailable(raw)) {
+    return new OAuthError(
+      'temporarily_unavailable',
+      'The authorization server is temporarily unavailable; retry shortly.',
+    );
+  }
   // the app-wide hooks (NUL characters) speak AppError; a client's mistake is invalid_request here
   if (raw instanceof AppError) return raw.status < 500 ? new OAuthError('invalid_request', raw.message) : null;
   const error = raw as FastifyError;
@@ -116,6 +123,10 @@ function asOAuthError(raw: unknown): OAuthError | null {
 function sendOAuthError(request: FastifyRequest, reply: FastifyReply, raw: unknown, status?: number) {
   const error = asOAuthError(raw) ?? new OAuthError('server_error', 'Something went wrong on our side; retry.');
   if (error.error === 'server_error') request.log.error({ err: raw }, 'oauth endpoint failed');
+  if (error.error === 'temporarily_unavailable') {
+    reply.header('retry-after', '1');
+    logUnavailable(request.log, 'oauth', raw);
+  }
   // a 401 names the scheme the client can authenticate with (RFC 6749 §5.2, RFC 9110 §11.6.1)
   if (error.error === 'invalid_client') reply.header('www-authenticate', 'Basic realm="fieldhand", charset="UTF-8"');
   return reply

@@ -1,7 +1,7 @@
 // One attempt of one delivery: sign, send, record the outcome, and decide what follows
 // (a retry on the schedule, disabling the endpoint on 410 or after 5 days of failure).
 import type { Clock } from '../../core/clock.ts';
-import { type Sql, transaction } from '../../core/db.ts';
+import { retryWhileUnavailable, type Sql, transaction } from '../../core/db.ts';
 import type { Mailer } from '../../core/email.ts';
 import { newId } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
@@ -21,6 +21,11 @@ export interface AttemptDeps {
   owner: string;
   successes: SuccessLog;
   random?: () => number;
+  /**
+   * How long an outcome is retried while the database is away (the worker's lease: after it,
+   * another attempt is made anyway). 0 = not retried.
+   */
+  recordRetryMs?: number;
 }
 
 /**
@@ -87,7 +92,8 @@ export async function makeAttempt(deps: AttemptDeps, claimed: deliveries.Claimed
   // webhook-id is the event id: the same on every retry, so receivers can deduplicate
   const headers = signedHeaders(secrets, claimed.event_id, sentAt, claimed.body);
   const result = await deps.client.post(claimed.url, headers, claimed.body);
-  await recordOutcome(deps, tenant, claimed, result, sentAt);
+  // a delivery made during a short outage is recorded once the database is back, not made again
+  await retryWhileUnavailable(() => recordOutcome(deps, tenant, claimed, result, sentAt), deps.recordRetryMs ?? 0);
 }
 
 async function recordOutcome(

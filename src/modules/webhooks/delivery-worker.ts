@@ -7,6 +7,7 @@ import type { Database } from '../../core/db.ts';
 import type { Mailer } from '../../core/email.ts';
 import { randomBase62 } from '../../core/ids.ts';
 import { type Loop, startLoop } from '../../core/jobs.ts';
+import { logFailure } from '../../core/logger.ts';
 import * as deliveries from './deliveries.repository.ts';
 import { makeAttempt, SuccessLog } from './deliveries.service.ts';
 import { DeliveryClient } from './delivery-client.ts';
@@ -65,11 +66,16 @@ export class DeliveryWorker {
       run: () => this.claimAndSend(),
     });
     this.renewTimer = setInterval(() => {
-      this.renewLeases().catch((error) => log.warn({ err: error }, 'webhook lease renewal failed'));
+      this.renewLeases().catch((error) =>
+        logFailure(log, 'webhook lease renewal', error, 'webhook lease renewal failed'),
+      );
     }, RENEW_EVERY_MS);
     this.renewTimer.unref();
     try {
-      const stopListening = await database.listen(DELIVERY_CHANNEL, () => this.wake());
+      // the LISTEN session comes back by itself after an outage; until then polling finds the work
+      const stopListening = await database.listen(DELIVERY_CHANNEL, () => this.wake(), {
+        onError: (error) => logFailure(log, 'webhook wake-ups', error, 'webhook wake-ups lost; polling until back'),
+      });
       if (this.stopped) await stopListening();
       else this.stopListening = stopListening;
     } catch (error) {
@@ -124,12 +130,15 @@ export class DeliveryWorker {
       client: this.client,
       owner: this.owner,
       successes: this.successes,
+      recordRetryMs: LEASE_MS,
     };
     while (this.inFlight.size < this.concurrency && !this.stopped) {
       const attempt = this.waiting.shift();
       if (!attempt) break;
       const running = makeAttempt(deps, attempt)
-        .catch((error) => log.error({ err: error, deliveryId: attempt.id }, 'webhook attempt failed to record'))
+        .catch((error) =>
+          logFailure(log, 'webhook attempts', error, 'webhook attempt failed to record', { deliveryId: attempt.id }),
+        )
         .finally(() => {
           this.inFlight.delete(attempt.id);
           this.dispatch();

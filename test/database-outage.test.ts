@@ -1,0 +1,265 @@
+// CONTRACT §12: a database outage, made by a TCP proxy between the server and PostgreSQL that
+// stops listening and resets every connection it carries. While it lasts, whatever needs the
+// database answers 503 (API, dashboard, OAuth) and /healthz 200; once the proxy forwards again,
+// requests, workers and LISTEN are back within 5 s and nothing queued is lost. Start-up waits for
+// the database for DATABASE_CONNECT_TIMEOUT_S, then gives up with one clear line.
+import { spawn } from 'node:child_process';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { query, sql } from '../src/core/db.ts';
+import {
+  applicationName,
+  backendsOf,
+  expectNoSecrets,
+  expectOnlyCleanFailures,
+  missingAcknowledged,
+  mostOfOneKindPer10s,
+  parseLogs,
+  problemsBetween,
+  seedAccount,
+  startWriters,
+  withApplicationName,
+} from './helpers/faults.ts';
+import { formClient } from './helpers/forms.ts';
+import { apiClient } from './helpers/http.ts';
+import { freePort, killServers, startServerProcess } from './helpers/processes.ts';
+import { startSmtpSink } from './helpers/smtp.ts';
+import { startTcpProxy } from './helpers/tcp-proxy.ts';
+import { openIsolatedDatabase, startReceiver, waitFor } from './helpers/webhooks.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  killServers();
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+const OUTAGE_MS = 8_000;
+
+/** The run's PostgreSQL URL with its host and port replaced by the proxy's. */
+function throughProxy(databaseUrl: string, port: number, name: string): string {
+  const url = new URL(withApplicationName(databaseUrl, name));
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  return url.toString();
+}
+
+function target(databaseUrl: string) {
+  const url = new URL(databaseUrl);
+  return { host: url.hostname || '127.0.0.1', port: Number(url.port || 5432) };
+}
+
+describe.skipIf(!inject('postgresUrl'))(
+  'a database outage through a proxy (PostgreSQL only: the proxy stands in front of a PostgreSQL server)',
+  () => {
+    it('503 while down, /healthz 200; back within 5 s with workers and LISTEN; nothing queued is lost', async () => {
+      const receiver = await startReceiver(() => ({ status: 200, delayMs: 300 }));
+      cleanups.push(() => receiver.close());
+      const smtp = await startSmtpSink();
+      cleanups.push(() => smtp.close());
+      const iso = await openIsolatedDatabase();
+      cleanups.push(iso.drop);
+      const db = iso.database.sql;
+      const seeded = await seedAccount(db, `${receiver.url}/hook`);
+      const proxy = await startTcpProxy(target(iso.url ?? ''));
+      cleanups.push(() => proxy.close());
+      const name = applicationName('outage');
+      const server = await startServerProcess({
+        DATABASE_URL: throughProxy(iso.url ?? '', proxy.port, name),
+        DATABASE_POOL_SIZE: '6',
+        LOG_LEVEL: 'info',
+        RUN_WORKERS: 'true',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        RATE_LIMIT_MAX: '100000',
+        SMTP_URL: smtp.url,
+      });
+      const api = apiClient(server.url, seeded.key);
+      const browser = formClient(server.url);
+      const signedIn = await browser.signIn(seeded.adminEmail, 'correct horse battery staple');
+      expect(signedIn.status).toBe(303);
+      expect((await browser.get('/dashboard')).status).toBe(200);
+      // writes before, during and after the outage; deliveries (300 ms each) are in flight at the cut
+      const writers = await startWriters(server.url, seeded.key, 3);
+      await waitFor(() => receiver.inFlight.size > 0, { timeoutMs: 10_000, what: 'deliveries in flight' });
+
+      const outageStart = Date.now();
+      await proxy.refuse();
+      proxy.cut();
+      const probes: { what: string; status: number; body: string; headers: Headers }[] = [];
+      const probe = async (what: string, request: () => Promise<Response>) => {
+        const res = await request();
+        probes.push({ what, status: res.status, body: await res.text(), headers: res.headers });
+      };
+      const auth = { authorization: `Bearer ${seeded.key}` };
+      const cookie = () => [...browser.cookies].map(([key, value]) => `${key}=${value}`).join('; ');
+      while (Date.now() - outageStart < OUTAGE_MS) {
+        await Promise.all([
+          probe('healthz', () => fetch(`${server.url}/healthz`)),
+          probe('readyz', () => fetch(`${server.url}/readyz`)),
+          probe('list customers', () => fetch(`${server.url}/v1/customers`, { headers: auth })),
+          probe('dashboard', () => fetch(`${server.url}/dashboard`, { headers: { cookie: cookie() } })),
+          probe('oauth token', () =>
+            fetch(`${server.url}/oauth/token`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: 'grant_type=refresh_token&refresh_token=svc_rt_x&client_id=app_x&client_secret=y',
+            }),
+          ),
+        ]);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(server.child.exitCode).toBeNull();
+
+      const restoredAt = Date.now();
+      await proxy.forward();
+      const backAt = await waitFor(
+        async () => ((await api.get('/v1/customers?per_page=1')).status === 200 ? Date.now() : false),
+        { timeoutMs: 10_000, everyMs: 50, what: 'the API to answer again' },
+      );
+      const listenAt = await waitFor(
+        async () => ((await backendsOf(db, name)).some((b) => /^listen /i.test(b.query)) ? Date.now() : false),
+        { timeoutMs: 10_000, everyMs: 50, what: 'the LISTEN session' },
+      );
+      // workers: deliveries and e-mails are made again (new attempts, not ones recorded late)
+      const since = new Date(restoredAt).toISOString();
+      const workersAt = await waitFor(
+        async () => {
+          const [row] = await query<{ delivered: boolean; mailed: boolean }>(
+            db,
+            sql`select exists (select 1 from webhook_deliveries where account_id = ${seeded.tenant.accountId}
+                                 and status = 'succeeded' and attempted_at >= ${since}) as delivered,
+                       exists (select 1 from emails where account_id = ${seeded.tenant.accountId}
+                                 and status = 'sent' and sent_at >= ${since}) as mailed`,
+          );
+          return row?.delivered && row.mailed ? Date.now() : false;
+        },
+        { timeoutMs: 10_000, everyMs: 50, what: 'a delivery and an e-mail made after the outage' },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await writers.stop();
+      console.log(
+        `outage: ${OUTAGE_MS} ms; API back ${backAt - restoredAt} ms after the proxy forwards, LISTEN ` +
+          `${listenAt - restoredAt} ms, a delivery and an e-mail made ${workersAt - restoredAt} ms after`,
+      );
+      expect(backAt - restoredAt).toBeLessThan(5_000);
+      expect(listenAt - restoredAt).toBeLessThan(5_000);
+      expect(workersAt - restoredAt).toBeLessThan(5_000);
+
+      // during the outage: 503 in each part's own shape, /healthz 200
+      const by = (what: string) => probes.filter((p) => p.what === what);
+      expect(by('healthz').every((p) => p.status === 200)).toBe(true);
+      for (const what of ['readyz', 'list customers']) {
+        expect(by(what).map((p) => p.status)).toEqual(by(what).map(() => 503));
+        for (const p of by(what)) {
+          expect(JSON.parse(p.body).error).toMatchObject({ type: 'api_error', code: 'service_unavailable' });
+          expect(p.headers.get('request-id')).toMatch(/^req_/);
+        }
+      }
+      expect(by('list customers').every((p) => p.headers.get('retry-after') !== null)).toBe(true);
+      for (const p of by('dashboard')) {
+        expect(p.status).toBe(503);
+        expect(p.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(p.body).toContain('temporarily unavailable');
+      }
+      for (const p of by('oauth token')) {
+        expect(p.status).toBe(503);
+        expect(JSON.parse(p.body)).toMatchObject({ error: 'temporarily_unavailable' });
+        expect(p.headers.get('retry-after')).not.toBeNull();
+      }
+      const outcomes = writers.outcomes;
+      expectOnlyCleanFailures(outcomes);
+      expect(outcomes.some((o) => o.status === 503)).toBe(true);
+      expect(await missingAcknowledged(db, outcomes)).toEqual([]);
+
+      // everything queued before and around the outage goes out afterwards
+      const events = await query<{ id: string }>(
+        db,
+        sql`select id from events where account_id = ${seeded.tenant.accountId}`,
+      );
+      await waitFor(
+        () => {
+          const received = new Set(receiver.received.map((r) => r.headers['webhook-id']));
+          return events.every((event) => received.has(event.id));
+        },
+        { timeoutMs: 60_000, everyMs: 200, what: 'every event delivered' },
+      );
+      await waitFor(
+        async () => {
+          const [pending] = await query<{ n: number }>(
+            db,
+            sql`select count(*) as n from emails where account_id = ${seeded.tenant.accountId} and status <> 'sent'`,
+          );
+          return pending?.n === 0;
+        },
+        { timeoutMs: 150_000, everyMs: 500, what: 'every e-mail sent' },
+      );
+
+      expectNoSecrets(server.logs, { apiKey: seeded.key, webhookSecret: seeded.webhookSecret, emails: writers.emails });
+      const problems = problemsBetween(server.logs, outageStart, backAt + 5_000);
+      const seconds = (backAt + 5_000 - outageStart) / 1000;
+      console.log(
+        `outage: ${problems.length} warning/error lines in ${seconds.toFixed(1)} s ` +
+          `(${(problems.length / seconds).toFixed(1)}/s); most of one kind in 10 s: ${mostOfOneKindPer10s(problems)}; ` +
+          `probes ${probes.length}, writes ${outcomes.length}`,
+      );
+      expect(problems.length / seconds).toBeLessThan(20);
+      expect(mostOfOneKindPer10s(problems)).toBeLessThanOrEqual(1);
+      // the count of what was held back is logged with it
+      expect(problems.some((line) => typeof line.suppressed === 'number' && line.suppressed > 0)).toBe(true);
+    }, 300_000);
+
+    it('serve started while the database refuses keeps trying, logging each attempt, and starts once it can', async () => {
+      const proxy = await startTcpProxy(target(inject('postgresUrl') ?? ''));
+      cleanups.push(() => proxy.close());
+      await proxy.refuse();
+      const name = applicationName('startup');
+      const server = await startServerProcess(
+        {
+          DATABASE_URL: throughProxy(inject('postgresUrl') ?? '', proxy.port, name),
+          DATABASE_POOL_SIZE: '2',
+          LOG_LEVEL: 'info',
+          RUN_WORKERS: 'false',
+        },
+        { waitUntilUp: false },
+      );
+      const attempts = () =>
+        parseLogs(server.logs).filter((line) => /database/.test(line.msg ?? '') && line.level === 40);
+      await waitFor(() => attempts().length >= 2, { timeoutMs: 60_000, everyMs: 100, what: 'two attempts logged' });
+      expect(server.child.exitCode).toBeNull();
+      const forwardedAt = Date.now();
+      await proxy.forward();
+      await server.up();
+      expect(Date.now() - forwardedAt).toBeLessThan(10_000);
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      for (const line of attempts()) expect(line.msg).toMatch(/connection refused/);
+    }, 120_000);
+  },
+);
+
+describe('serve when the database never answers', () => {
+  it('gives up after DATABASE_CONNECT_TIMEOUT_S with "cannot reach the database at HOST:PORT: REASON"', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['bin/fieldhand.js', 'serve'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        LOG_LEVEL: 'info',
+        PORT: String(await freePort()),
+        HOST: '127.0.0.1',
+        DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/fieldhand`,
+        DATABASE_CONNECT_TIMEOUT_S: '2',
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).not.toBe(0);
+    expect(stderr).toBe(`cannot reach the database at 127.0.0.1:${port}: connection refused\n`);
+    const attempts = parseLogs(stdout.split('\n')).filter((line) => /database/.test(line.msg ?? ''));
+    expect(attempts.length).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+});

@@ -1,0 +1,268 @@
+// Helpers for the database-fault tests: a write load that records every answer, the server's
+// backends by application_name, and checks on what the server logged.
+import { createHash } from 'node:crypto';
+import { expect } from 'vitest';
+import { query, type Sql, sql, textArray } from '../../src/core/db.ts';
+import { randomBase62 } from '../../src/core/ids.ts';
+import { createAccount, createApiKey } from '../../src/modules/accounts/index.ts';
+import { seedDemoEnvironment } from '../../src/modules/demo/index.ts';
+import { createWebhook } from '../../src/modules/webhooks/index.ts';
+import { demoCatalog, slots, sofa, ZIPS } from './bookings.ts';
+import { type Api, type ApiResponse, apiClient } from './http.ts';
+
+/** A name for one server's connections, so a test finds (and terminates) only those. */
+export function applicationName(label: string): string {
+  return `fieldhand_${label}_${randomBase62(8).toLowerCase()}`;
+}
+
+export function withApplicationName(databaseUrl: string, name: string): string {
+  const url = new URL(databaseUrl);
+  url.searchParams.set('application_name', name);
+  return url.toString();
+}
+
+export interface Backend {
+  pid: number;
+  state: string | null;
+  query: string;
+  wait_event_type: string | null;
+}
+
+export function backendsOf(db: Sql, name: string): Promise<Backend[]> {
+  return query<Backend>(
+    db,
+    sql`select pid, state, query, wait_event_type from pg_stat_activity where application_name = ${name} and pid <> pg_backend_pid()`,
+  );
+}
+
+/** pg_terminate_backend on every connection of the server named `name`; returns how many. */
+export async function terminateBackends(db: Sql, name: string): Promise<number> {
+  const rows = await query<{ terminated: boolean }>(
+    db,
+    sql`select pg_terminate_backend(pid) as terminated from pg_stat_activity
+        where application_name = ${name} and pid <> pg_backend_pid()`,
+  );
+  return rows.filter((row) => row.terminated).length;
+}
+
+/** An account with the demo catalog, a test key and a webhook endpoint for every event. */
+export async function seedAccount(db: Sql, webhookUrl: string) {
+  const adminEmail = `faults-${randomBase62(10).toLowerCase()}@example.com`;
+  const { account_id } = await createAccount(
+    db,
+    { name: 'Faults Co', adminEmail, adminPassword: 'correct horse battery staple' },
+    seedDemoEnvironment,
+  );
+  const tenant = { accountId: account_id, environment: 'test' as const };
+  const key = await createApiKey(db, tenant);
+  const endpoint = await createWebhook({ db, clock: { now: () => new Date() }, allowPrivateUrls: true }, tenant, {
+    url: webhookUrl,
+    events: ['*'],
+  });
+  return { tenant, key: key.key, webhookSecret: endpoint.secret, adminEmail };
+}
+
+export interface Outcome {
+  kind: 'customer' | 'booking' | 'invoice';
+  status: number;
+  body: any;
+  requestId: string | null;
+  retryAfter: string | null;
+  at: number;
+  /** The e-mail address written (customers), to look for in the logs. */
+  email?: string;
+}
+
+/** Writers creating customers, bookings and invoices until stopped; every answer is kept. */
+export async function startWriters(baseUrl: string, apiKey: string, concurrency = 6) {
+  const api = apiClient(baseUrl, apiKey);
+  const catalog = await demoCatalog(api);
+  const openSlots = await futureSlots(api);
+  // bookings and invoices need customers that exist before any fault
+  const customers: { id: string; addressId: string }[] = [];
+  for (let i = 0; i < 6; i++) {
+    const res = await api.post('/v1/customers', customerBody());
+    if (res.status !== 201) throw new Error(`customer not created: ${res.status} ${JSON.stringify(res.body)}`);
+    customers.push({ id: res.body.id, addressId: res.body.addresses[0].id });
+  }
+  const outcomes: Outcome[] = [];
+  const emails: string[] = [];
+  let stopped = false;
+  let counter = 0;
+
+  const one = async (): Promise<Outcome> => {
+    counter += 1;
+    const kinds = ['customer', 'booking', 'invoice'] as const;
+    const kind = openSlots.length > 0 ? kinds[counter % 3]! : kinds[(counter % 2) * 2]!;
+    const customer = customers[counter % customers.length]!;
+    let res: ApiResponse;
+    let email: string | undefined;
+    if (kind === 'customer') {
+      const body = customerBody();
+      email = body.email;
+      emails.push(email);
+      res = await api.post('/v1/customers', body);
+    } else if (kind === 'booking') {
+      res = await api.post('/v1/bookings', {
+        customer_id: customer.id,
+        address_id: customer.addressId,
+        industry: 'junk-removal',
+        configuration: sofa(catalog),
+        scheduled_at: openSlots.shift(),
+      });
+    } else {
+      res = await api.post('/v1/invoices', {
+        customer_id: customer.id,
+        line_items: [{ description: 'Standard clean', quantity: 1, unit_price: 12000 }],
+      });
+    }
+    return {
+      kind,
+      status: res.status,
+      body: res.body,
+      requestId: res.headers.get('request-id'),
+      retryAfter: res.headers.get('retry-after'),
+      at: Date.now(),
+      email,
+    };
+  };
+
+  const loops = Array.from({ length: concurrency }, async () => {
+    while (!stopped) {
+      try {
+        outcomes.push(await one());
+      } catch (error) {
+        // the server did not answer at all (a connection reset): recorded as status 0
+        outcomes.push({
+          kind: 'customer',
+          status: 0,
+          body: String(error),
+          requestId: null,
+          retryAfter: null,
+          at: Date.now(),
+        });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  });
+
+  return {
+    api,
+    catalog,
+    outcomes,
+    emails,
+    async stop() {
+      stopped = true;
+      await Promise.all(loops);
+    },
+  };
+}
+
+let customerCounter = 0;
+function customerBody() {
+  customerCounter += 1;
+  const tag = `${process.pid}-${Date.now()}-${customerCounter}`;
+  return {
+    first_name: 'Fay',
+    last_name: `Fault${customerCounter}`,
+    email: `fault-${tag}@example.com`,
+    address: { street: `${customerCounter} Main St`, city: 'New York', state: 'NY', zip: ZIPS.manhattan },
+  };
+}
+
+/** Open 20-minute junk-removal slots in Manhattan over the next weeks, each offered once. */
+async function futureSlots(api: Api): Promise<string[]> {
+  const found: string[] = [];
+  for (let day = 2; day < 40 && found.length < 600; day++) {
+    const date = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
+    for (const slot of await slots(api, 'junk-removal', date, 20)) found.push(slot.starts_at);
+  }
+  return found;
+}
+
+/** Every answer is a success, a 503 in the contract's shape with Retry-After, or a lost slot race. */
+export function expectOnlyCleanFailures(outcomes: Outcome[]) {
+  const unexpected = outcomes.filter((outcome) => {
+    if (outcome.status >= 200 && outcome.status < 300) return false;
+    if (outcome.status === 409 && outcome.body?.error?.code === 'slot_unavailable') return false;
+    return !(
+      outcome.status === 503 &&
+      outcome.body?.error?.type === 'api_error' &&
+      outcome.body?.error?.code === 'service_unavailable' &&
+      outcome.retryAfter !== null &&
+      outcome.requestId?.startsWith('req_')
+    );
+  });
+  expect(unexpected.map((o) => `${o.kind} ${o.status} ${JSON.stringify(o.body).slice(0, 200)}`)).toEqual([]);
+}
+
+/** The ids acknowledged with a 2xx that are not in the database. */
+export async function missingAcknowledged(db: Sql, outcomes: Outcome[]): Promise<string[]> {
+  const acknowledged = outcomes.filter((o) => o.status >= 200 && o.status < 300).map((o) => o.body.id as string);
+  const found = await query<{ id: string }>(
+    db,
+    sql`select id from customers where id = any(${textArray(acknowledged)})
+        union all select id from bookings where id = any(${textArray(acknowledged)})
+        union all select id from invoices where id = any(${textArray(acknowledged)})`,
+  );
+  const present = new Set(found.map((row) => row.id));
+  return acknowledged.filter((id) => !present.has(id));
+}
+
+export interface LogLine {
+  level: number;
+  time: number;
+  msg?: string;
+  [key: string]: unknown;
+}
+
+export function parseLogs(lines: string[]): LogLine[] {
+  return lines
+    .filter((line) => line.startsWith('{'))
+    .map((line) => {
+      try {
+        return JSON.parse(line) as LogLine;
+      } catch {
+        return { level: 0, time: 0, msg: line };
+      }
+    });
+}
+
+/** Nothing secret in the log: no key, no key hash, no webhook secret, no SQL parameters. */
+export function expectNoSecrets(
+  lines: string[],
+  secrets: { apiKey: string; webhookSecret?: string; emails: string[] },
+) {
+  const text = lines.join('\n');
+  const keyHash = createHash('sha256').update(secrets.apiKey).digest('hex');
+  expect(text).not.toContain(secrets.apiKey);
+  expect(text).not.toContain(keyHash);
+  expect(text).not.toContain('whsec_');
+  if (secrets.webhookSecret) expect(text).not.toContain(secrets.webhookSecret);
+  expect(text).not.toContain('params:');
+  const leaked = secrets.emails.filter((email) => text.includes(email));
+  expect(leaked).toEqual([]);
+}
+
+/** Warnings and errors logged within [from, to]. */
+export function problemsBetween(lines: string[], from: number, to: number): LogLine[] {
+  return parseLogs(lines).filter((line) => line.level >= 40 && line.time >= from && line.time <= to);
+}
+
+/** One kind of failure (same message) at most once per 10 s: the most of one kind in any 10 s. */
+export function mostOfOneKindPer10s(lines: LogLine[]): number {
+  const byKind = new Map<string, number[]>();
+  for (const line of lines) {
+    const kind = `${line.msg}`;
+    byKind.set(kind, [...(byKind.get(kind) ?? []), line.time]);
+  }
+  let most = 0;
+  for (const times of byKind.values()) {
+    times.sort((a, b) => a - b);
+    for (let i = 0; i < times.length; i++) {
+      const within = times.filter((time) => time >= times[i]! && time < times[i]! + 10_000).length;
+      most = Math.max(most, within);
+    }
+  }
+  return most;
+}
