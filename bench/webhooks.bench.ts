@@ -3,14 +3,14 @@
 // second from the first commit to the last arrival; latency is from each event's commit (as the
 // publisher sees it) to its arrival at each endpoint.
 import { Worker } from 'node:worker_threads';
+import pino from 'pino';
+import { systemClock } from '../src/core/clock.ts';
+import { loadConfig } from '../src/core/config.ts';
 import { transaction } from '../src/core/db.ts';
-import { type EventType, publishEvent, subscribeToEvents } from '../src/modules/events/index.ts';
-import { createWebhook, fanOutEvent } from '../src/modules/webhooks/index.ts';
+import { buildDeps } from '../src/deps.ts';
+import type { EventType } from '../src/modules/events/index.ts';
+import { createWebhook } from '../src/modules/webhooks/index.ts';
 import { benchAccount, heading, startBenchServer } from './harness.ts';
-
-// This process publishes the events, and the server process delivers them: fan them out to
-// the endpoints in the publishing transaction, as the server and the CLI do.
-subscribeToEvents(fanOutEvent);
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS || 10_000);
 const ENDPOINTS = 3;
@@ -69,7 +69,14 @@ export default async function run(): Promise<void> {
   const server = await startBenchServer();
   try {
     const account = await benchAccount(server);
-    const deps = { db: server.database.sql, clock: { now: () => new Date() }, allowPrivateUrls: true };
+    // this process publishes with deps built as the server's are, so events fan out to the
+    // endpoints in the publishing transaction; the server process delivers them
+    const deps = buildDeps({
+      config: loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }),
+      database: server.database,
+      clock: systemClock,
+      log: pino({ level: 'silent' }),
+    });
     for (let i = 0; i < ENDPOINTS; i++) {
       await createWebhook(deps, account.tenant, { url: `${receiverUrl}/endpoint-${i}`, events: ['*'] });
     }
@@ -94,7 +101,7 @@ export default async function run(): Promise<void> {
             if (due > now()) await new Promise((resolve) => setTimeout(resolve, due - now()));
           }
           const id = await transaction(server.database.sql, async (tx) => {
-            const event = await publishEvent(tx, account.tenant, types[n % types.length]!, object, new Date());
+            const event = await deps.events.publish(tx, account.tenant, types[n % types.length]!, object, new Date());
             return event.id;
           });
           committedAt.set(id, now());

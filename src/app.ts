@@ -5,9 +5,8 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Clock } from './core/clock.ts';
 import type { Config } from './core/config.ts';
-import type { AppContext } from './core/context.ts';
 import type { Database } from './core/db.ts';
-import { Mailer } from './core/email.ts';
+import type { Deps } from './core/deps.ts';
 import { type CredentialResolver, registerAuth } from './core/http/auth.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './core/http/error-handler.ts';
 import { idempotencyPurgeJob, registerIdempotency } from './core/http/idempotency.ts';
@@ -18,18 +17,19 @@ import { refuseRequestsWhileClosing } from './core/http/shutdown.ts';
 import { rejectNulCharacters, validatorCompiler } from './core/http/validation.ts';
 import { newId } from './core/ids.ts';
 import { loggerOptions } from './core/logger.ts';
+import type { PaymentProcessors } from './core/payments.ts';
+import { buildDeps } from './deps.ts';
 import { apiKeyResolver } from './modules/accounts/index.ts';
 import { bookingRoutes, checkAddressRemoval } from './modules/bookings/index.ts';
 import { catalogRoutes } from './modules/catalog/index.ts';
 import { customerRoutes } from './modules/customers/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
-import { subscribeToEvents } from './modules/events/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { invoiceRoutes, startOverdueInvoices } from './modules/invoices/index.ts';
 import { accessTokenResolver, oauthRoutes } from './modules/oauth/index.ts';
 import { paymentMethodRoutes } from './modules/payments/index.ts';
 import { sessionRoutes } from './modules/sessions/index.ts';
-import { DeliveryWorker, fanOutEvent, webhookRoutes } from './modules/webhooks/index.ts';
+import { DeliveryWorker, webhookRoutes } from './modules/webhooks/index.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -37,11 +37,13 @@ export interface BuildOptions {
   clock: Clock;
   /** Set false to build without pino output (tests may pass a level instead). */
   logger?: boolean;
+  /** Payment processors to use instead of the built-in test processor. */
+  payments?: PaymentProcessors;
 }
 
 export interface App {
   server: FastifyInstance;
-  context: AppContext;
+  deps: Deps;
   /** Every route as registered (method, url, config), so tests can check them all. */
   routes: RouteOptions[];
   /** Starts the background workers (webhook delivery, e-mail, schedules). */
@@ -72,8 +74,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     routes.push(route);
   });
 
-  const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.emailFrom, clock });
-  const context: AppContext = { config, database, db: database.sql, clock, mailer, log: server.log };
+  const deps = buildDeps({ config, database, clock, log: server.log, payments: options.payments });
+  const { mailer } = deps;
 
   server.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
@@ -95,7 +97,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
   await registerOpenApi(server, config.baseUrl);
 
-  const resolvers: CredentialResolver[] = [apiKeyResolver(context.db, clock), accessTokenResolver(context.db, clock)];
+  const resolvers: CredentialResolver[] = [apiKeyResolver(deps.db, clock), accessTokenResolver(deps.db, clock)];
   registerAuth(server, resolvers);
   registerJsonBodies(server);
   const rateLimitStore = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
@@ -105,30 +107,29 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     store: rateLimitStore,
     clock,
   });
-  registerIdempotency(server, context.db, clock);
+  registerIdempotency(server, deps.db, clock);
 
-  healthRoutes(server, context);
-  sessionRoutes(server, context);
-  customerRoutes(server, context, { checkAddressRemoval });
-  catalogRoutes(server, context);
-  bookingRoutes(server, context);
-  oauthRoutes(server, context);
-  dashboardRoutes(server, context);
-  paymentMethodRoutes(server, context);
-  invoiceRoutes(server, context);
-  webhookRoutes(server, context);
-  subscribeToEvents(fanOutEvent);
+  healthRoutes(server, deps);
+  sessionRoutes(server, deps);
+  customerRoutes(server, deps, { checkAddressRemoval });
+  catalogRoutes(server, deps);
+  bookingRoutes(server, deps);
+  oauthRoutes(server, deps);
+  dashboardRoutes(server, deps);
+  paymentMethodRoutes(server, deps);
+  invoiceRoutes(server, deps);
+  webhookRoutes(server, deps);
 
   const workers: { stop(): Promise<void> }[] = [];
   return {
     server,
-    context,
+    deps,
     routes,
     startWorkers({ idempotencyPurge = true } = {}) {
-      mailer.start(context.db, server.log);
+      mailer.start(deps.db, server.log);
       workers.push(mailer);
-      workers.push(startOverdueInvoices(context));
-      if (idempotencyPurge) workers.push(idempotencyPurgeJob(context).start());
+      workers.push(startOverdueInvoices(deps));
+      if (idempotencyPurge) workers.push(idempotencyPurgeJob(deps).start());
       const deliveries = new DeliveryWorker({
         database,
         clock,

@@ -1,23 +1,17 @@
 // The `fieldhand` command. Every command prints JSON on success and exits non-zero with a
 // one-line message on bad input.
 import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { type CliCommand, CliError, type CliOptions } from './core/cli.ts';
 import { systemClock } from './core/clock.ts';
 import { ConfigError, loadConfig } from './core/config.ts';
-import { type Database, DatabaseBusyError, DatabaseUnreachableError, openDatabase } from './core/db.ts';
+import { DatabaseBusyError, DatabaseUnreachableError, openDatabase } from './core/db.ts';
 import { AppError } from './core/errors.ts';
 import { migrate } from './core/migrate.ts';
-import type { Environment } from './core/tenant.ts';
-import { createAccount, createApiKey, revokeApiKey } from './modules/accounts/index.ts';
-import { catalogCommands } from './modules/catalog/index.ts';
-import { seedDemoEnvironment } from './modules/demo/index.ts';
-import { subscribeToEvents } from './modules/events/index.ts';
-import { oauthAppCommands } from './modules/oauth/index.ts';
-import { fanOutEvent } from './modules/webhooks/index.ts';
-
-// Commands that publish events fan them out to webhooks too, as the server does.
-subscribeToEvents(fanOutEvent);
-
-class UsageError extends Error {}
+import { buildDeps } from './deps.ts';
+import { accountCommands } from './modules/accounts/accounts.cli.ts';
+import { catalogCommands } from './modules/catalog/catalog.cli.ts';
+import { oauthAppCommands } from './modules/oauth/oauth.cli.ts';
 
 const USAGE = `Usage: fieldhand <command> [options]
 
@@ -36,82 +30,21 @@ Commands:
 
 Every command prints JSON. Settings come from the environment (see README).`;
 
-type Options = Record<string, string | boolean | string[] | undefined>;
-
-type Command = (options: Options, db: Database, positionals: string[]) => Promise<unknown>;
-
-function required(options: Options, name: string): string {
-  const value = options[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-}
-
-function environment(options: Options): Environment {
-  const env = required(options, 'env');
-  if (env !== 'test' && env !== 'live') throw new UsageError('--env must be test or live');
-  return env;
-}
-
-const COMMANDS: Record<
-  string,
-  {
-    options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
-    /** The name of the positional arguments the command takes, if any (e.g. FILE). */
-    positionals?: string;
-    run: Command;
-  }
-> = {
-  ...catalogCommands,
+const COMMANDS: Record<string, CliCommand> = {
   migrate: {
     options: {},
-    run: async (_options, db) => ({ applied: await migrate(db.sql) }),
+    run: async (_options, deps) => ({ applied: await migrate(deps.db) }),
   },
-  'accounts create': {
-    options: {
-      name: { type: 'string' },
-      'admin-email': { type: 'string' },
-      'admin-password': { type: 'string' },
-      demo: { type: 'boolean' },
-    },
-    run: async (options, db) => {
-      await migrate(db.sql);
-      return createAccount(
-        db.sql,
-        {
-          name: required(options, 'name'),
-          adminEmail: required(options, 'admin-email'),
-          adminPassword: required(options, 'admin-password'),
-        },
-        options.demo ? seedDemoEnvironment : undefined,
-      );
-    },
-  },
-  'api-keys create': {
-    options: { account: { type: 'string' }, env: { type: 'string' }, name: { type: 'string' } },
-    run: async (options, db) => {
-      await migrate(db.sql);
-      const key = await createApiKey(
-        db.sql,
-        { accountId: required(options, 'account'), environment: environment(options) },
-        typeof options.name === 'string' ? options.name : '',
-      );
-      return { id: key.id, key: key.key, environment: key.environment };
-    },
-  },
-  'api-keys revoke': {
-    options: { id: { type: 'string' } },
-    run: async (options, db) => {
-      await migrate(db.sql);
-      return revokeApiKey(db.sql, systemClock, required(options, 'id'));
-    },
-  },
+  ...accountCommands,
+  ...catalogCommands,
   ...oauthAppCommands,
 };
 
-/** Other modules add their commands here (catalog, oauth-apps). */
-export function registerCommand(name: string, command: (typeof COMMANDS)[string]): void {
-  COMMANDS[name] = command;
-}
+const PARSE_ERRORS = new Set([
+  'ERR_PARSE_ARGS_UNKNOWN_OPTION',
+  'ERR_PARSE_ARGS_INVALID_OPTION_VALUE',
+  'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL',
+]);
 
 export async function main(argv: string[]): Promise<number> {
   const [first, second] = argv;
@@ -127,7 +60,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const name = COMMANDS[first] ? first : `${first} ${second ?? ''}`.trim();
     const command = COMMANDS[name];
-    if (!command) throw new UsageError(`Unknown command: ${name}\n\n${USAGE}`);
+    if (!command) throw new CliError(`Unknown command: ${name}\n\n${USAGE}`);
     const rest = argv.slice(name.split(' ').length);
     const { values, positionals } = parseArgs({
       args: rest,
@@ -137,8 +70,11 @@ export async function main(argv: string[]): Promise<number> {
     });
     const config = loadConfig();
     const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+    // commands print JSON on stdout; anything logged goes to stderr
+    const log = pino({ level: config.logLevel }, pino.destination(2));
+    const deps = buildDeps({ config, database: db, clock: systemClock, log });
     try {
-      const result = await command.run(values as Options, db, positionals);
+      const result = await command.run(values as CliOptions, deps, positionals);
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } finally {
       await db.close();
@@ -150,17 +86,22 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
+    if (error instanceof CliError) {
+      process.stderr.write(`fieldhand: ${error.message}\n`);
+      return error.exitCode;
+    }
+    const code = (error as { code?: string }).code;
+    if (code !== undefined && PARSE_ERRORS.has(code)) {
+      process.stderr.write(`fieldhand: ${(error as Error).message}\n`);
+      return 2;
+    }
     const message =
-      error instanceof UsageError || error instanceof ConfigError || error instanceof DatabaseBusyError
+      error instanceof ConfigError || error instanceof DatabaseBusyError
         ? error.message
         : error instanceof AppError
           ? `${error.message}${error.param ? ` (${error.param})` : ''}`
-          : (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ||
-              (error as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ||
-              (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL'
-            ? (error as Error).message
-            : `Unexpected error: ${(error as Error).message}`;
+          : `Unexpected error: ${(error as Error).message}`;
     process.stderr.write(`fieldhand: ${message}\n`);
-    return error instanceof UsageError ? 2 : 1;
+    return 1;
   }
 }

@@ -4,7 +4,6 @@ import { query, sql, transaction } from '../src/core/db.ts';
 import {
   createBookingInvoice,
   createCancellationFeeInvoice,
-  invoiceDeps,
   invoiceTotals,
   taxOn,
 } from '../src/modules/invoices/index.ts';
@@ -38,7 +37,7 @@ describe('invoices from bookings', () => {
   it("issues the booking's invoice with its pricing as given and charges the default card", async () => {
     const customer = await newCustomer(acct.api);
     await addCard(acct.api, customer.id, CARDS.visa);
-    const deps = invoiceDeps(t.app.context);
+    const deps = t.app.deps;
     const { invoice, declined } = await transaction(t.database.sql, async (tx) => {
       // stands for the booking completion's own writes in the same transaction
       return createBookingInvoice(tx, deps, acct.tenant(), {
@@ -67,7 +66,7 @@ describe('invoices from bookings', () => {
   it('a declined card leaves the invoice pending with the failure, and the booking transaction commits', async () => {
     const customer = await newCustomer(acct.api);
     await addCard(acct.api, customer.id, CARDS.insufficientFunds);
-    const deps = invoiceDeps(t.app.context);
+    const deps = t.app.deps;
     const result = await transaction(t.database.sql, async (tx) => {
       const issued = await createBookingInvoice(tx, deps, acct.tenant(), {
         bookingId: 'bk_test2',
@@ -84,7 +83,7 @@ describe('invoices from bookings', () => {
 
   it('without a card the invoice is simply pending; with tax omitted it is computed from the rate', async () => {
     const customer = await newCustomer(acct.api);
-    const deps = invoiceDeps(t.app.context);
+    const deps = t.app.deps;
     const { invoice } = await transaction(t.database.sql, (tx) =>
       createBookingInvoice(tx, deps, acct.tenant(), {
         ...pricing,
@@ -99,7 +98,7 @@ describe('invoices from bookings', () => {
   it('creates a pending cancellation-fee invoice', async () => {
     const customer = await newCustomer(acct.api);
     await addCard(acct.api, customer.id, CARDS.visa);
-    const deps = invoiceDeps(t.app.context);
+    const deps = t.app.deps;
     const { invoice } = await transaction(t.database.sql, (tx) =>
       createCancellationFeeInvoice(tx, deps, acct.tenant(), {
         bookingId: 'bk_test4',
@@ -120,7 +119,7 @@ describe('invoices from bookings', () => {
 
   it('rolls back with the booking when the booking transaction fails', async () => {
     const customer = await newCustomer(acct.api);
-    const deps = invoiceDeps(t.app.context);
+    const deps = t.app.deps;
     await expect(
       transaction(t.database.sql, async (tx) => {
         await createBookingInvoice(tx, deps, acct.tenant(), {

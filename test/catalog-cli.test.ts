@@ -90,7 +90,7 @@ describe('fieldhand catalog export|import', () => {
     expect(JSON.parse(after.stdout)).toEqual(JSON.parse(fs.readFileSync(first, 'utf8')));
 
     const missing = await run('catalog', 'import', '--account', account, '--env', 'live');
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/Give the catalog file/);
     const noAccount = await run('catalog', 'export', '--account', 'acct_nope', '--env', 'test');
     expect(noAccount.stderr).toMatch(/No such account/);

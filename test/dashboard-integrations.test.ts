@@ -390,7 +390,7 @@ describe('Webhooks pages', () => {
   it('edits, disables and enables, rotates the secret and deletes', async () => {
     const browser = await signedIn(acct);
     const csrf = await csrfOf(browser);
-    const deps = { db: t.database.sql, clock: t.clock, allowPrivateUrls: true };
+    const deps = t.app.deps;
     const webhook = await createWebhook(deps, acct.tenant(), { url: `${receiver.url}/edit`, events: ['*'] });
     const page = `${HOOKS}/${webhook.id}`;
 
@@ -433,7 +433,7 @@ describe('Webhooks pages', () => {
   it('keeps accounts and environments apart, refuses forms without the token, and escapes', async () => {
     const browser = await signedIn(acct);
     const csrf = await csrfOf(browser);
-    const deps = { db: t.database.sql, clock: t.clock, allowPrivateUrls: true };
+    const deps = t.app.deps;
     const foreign = await createWebhook(deps, other.tenant(), { url: `${receiver.url}/foreign`, events: ['*'] });
     const live = await createWebhook(deps, acct.tenant('live'), { url: `${receiver.url}/live`, events: ['*'] });
     for (const id of [foreign.id, live.id, 'wh_000000000000000000000000']) {

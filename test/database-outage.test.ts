@@ -58,7 +58,7 @@ describe.skipIf(!inject('postgresUrl'))(
       const iso = await openIsolatedDatabase();
       cleanups.push(iso.drop);
       const db = iso.database.sql;
-      const seeded = await seedAccount(db, `${receiver.url}/hook`);
+      const seeded = await seedAccount(iso.database, `${receiver.url}/hook`);
       const proxy = await startTcpProxy(target(iso.url ?? ''));
       cleanups.push(() => proxy.close());
       const name = applicationName('outage');

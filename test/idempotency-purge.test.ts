@@ -62,7 +62,7 @@ describe('idempotency purge', () => {
     expect((await createCustomer('new-key', 'new@example.com')).status).toBe(201);
     expect(await storedKeys()).toEqual(['new-key', 'old-key', 'recent-key']);
 
-    const purged = await idempotencyPurgeJob(t.app.context).runOnce();
+    const purged = await idempotencyPurgeJob(t.app.deps).runOnce();
     expect(purged).toBe(1);
     expect(await storedKeys()).toEqual(['new-key', 'recent-key']);
 
@@ -75,7 +75,7 @@ describe('idempotency purge', () => {
     expect(again.body.id).not.toBe(first.body.id);
 
     // a second run finds nothing more to do
-    expect(await idempotencyPurgeJob(t.app.context).runOnce()).toBe(0);
+    expect(await idempotencyPurgeJob(t.app.deps).runOnce()).toBe(0);
   });
 
   it('deletes a backlog in bounded batches until none is left', async () => {

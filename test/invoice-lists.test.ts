@@ -126,10 +126,10 @@ describe('overdue', () => {
 
     // several instances sweeping at once mark each invoice once
     const counts = await Promise.all(
-      [1, 2, 3].map(() => markOverdueInvoices(t.database.sql, clock, { accountId: acct.accountId })),
+      [1, 2, 3].map(() => markOverdueInvoices(t.app.deps, { accountId: acct.accountId })),
     );
     expect(counts.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(2);
-    await markOverdueInvoices(t.database.sql, clock, { accountId: acct.accountId });
+    await markOverdueInvoices(t.app.deps, { accountId: acct.accountId });
     const overdueEvents = (await eventsOf(t, acct)).filter((e) => e.type === 'invoice.overdue');
     expect(overdueEvents.map((e) => e.payload.data.object.id).sort()).toEqual([dueToday.id, paidLate.id].sort());
     expect(overdueEvents[0]?.payload.data.object.status).toBe('overdue');
@@ -139,7 +139,7 @@ describe('overdue', () => {
     expect(partial.body.status).toBe('overdue');
     const paid = await acct.api.post(`/v1/invoices/${paidLate.id}/pay`, { method: 'cash' });
     expect(paid.body.status).toBe('paid');
-    await markOverdueInvoices(t.database.sql, clock, { accountId: acct.accountId });
+    await markOverdueInvoices(t.app.deps, { accountId: acct.accountId });
     expect((await eventsOf(t, acct)).filter((e) => e.type === 'invoice.overdue')).toHaveLength(2);
     expect((await acct.api.post(`/v1/invoices/${dueToday.id}/void`)).body.status).toBe('void');
   });

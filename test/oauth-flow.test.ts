@@ -23,7 +23,7 @@ const browser = () => formClient(t.url, { 'x-forwarded-for': `10.8.0.${++ipCount
 beforeAll(async () => {
   t = await startTestApp();
   // the issuer is this server's real address, as AUTH_URL would say in production
-  t.app.context.config.authUrl = t.url;
+  t.app.deps.config.authUrl = t.url;
   acct = await createTestAccount(t);
   app = await registerApp(t, acct, {
     name: 'Route Planner',

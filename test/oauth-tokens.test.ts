@@ -44,7 +44,7 @@ describe('metadata', () => {
       const res = await fetch(t.url + path);
       expect(res.status).toBe(200);
       const body = await res.json();
-      const issuer = t.app.context.config.authUrl;
+      const issuer = t.app.deps.config.authUrl;
       expect(body).toMatchObject({
         issuer,
         authorization_endpoint: `${issuer}/oauth/authorize`,

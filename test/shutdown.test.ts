@@ -61,7 +61,7 @@ describe.skipIf(!inject('postgresUrl'))(
       const iso = await openIsolatedDatabase();
       cleanups.push(iso.drop);
       const db = iso.database.sql;
-      const seeded = await seedAccount(db, `${receiver.url}/hook`);
+      const seeded = await seedAccount(iso.database, `${receiver.url}/hook`);
       const name = applicationName('sigterm');
       const server = await startServerProcess({
         DATABASE_URL: withApplicationName(iso.url ?? '', name),

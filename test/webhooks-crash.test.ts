@@ -4,16 +4,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { type Database, openDatabase, query, type Sql, sql, transaction } from '../src/core/db.ts';
+import { type Database, openDatabase, query, sql, transaction } from '../src/core/db.ts';
 import { migrate } from '../src/core/migrate.ts';
 import { createAccount, createApiKey } from '../src/modules/accounts/index.ts';
-import { publishEvent, subscribeToEvents } from '../src/modules/events/index.ts';
-import { createWebhook, fanOutEvent } from '../src/modules/webhooks/index.ts';
+import { createWebhook } from '../src/modules/webhooks/index.ts';
+import { depsFor } from './helpers/app.ts';
 import { exited, killServers, startServerProcess } from './helpers/processes.ts';
 import { openIsolatedDatabase, type Receiver, startReceiver, waitFor } from './helpers/webhooks.ts';
-
-// this process publishes events without building an app, so it subscribes the fan-out itself
-subscribeToEvents(fanOutEvent);
 
 const EVENTS = 1_000;
 const cleanups: (() => Promise<void>)[] = [];
@@ -28,7 +25,10 @@ function startServer(env: Record<string, string>) {
 }
 
 /** An account, an endpoint on the receiver for every event, and `count` published events. */
-async function seed(db: Sql, receiver: Receiver, count: number) {
+async function seed(database: Database, receiver: Receiver, count: number) {
+  // deps as a server builds them: events published here fan out to webhooks the same way
+  const deps = depsFor(database);
+  const db = database.sql;
   const { account_id } = await createAccount(db, {
     name: 'Crash Co',
     adminEmail: `crash-${Date.now()}-${Math.random()}@example.com`,
@@ -36,7 +36,7 @@ async function seed(db: Sql, receiver: Receiver, count: number) {
   });
   const tenant = { accountId: account_id, environment: 'test' as const };
   const key = await createApiKey(db, tenant);
-  const endpoint = await createWebhook({ db, clock: { now: () => new Date() }, allowPrivateUrls: true }, tenant, {
+  const endpoint = await createWebhook(deps, tenant, {
     url: `${receiver.url}/hook`,
     events: ['*'],
   });
@@ -54,7 +54,13 @@ async function seed(db: Sql, receiver: Receiver, count: number) {
       for (let batch = 0; batch < count / 100; batch++) {
         await transaction(db, async (tx) => {
           for (let i = 0; i < 100; i++) {
-            const event = await publishEvent(tx, tenant, 'customer.updated', { id: `cust_${batch}_${i}` }, new Date());
+            const event = await deps.events.publish(
+              tx,
+              tenant,
+              'customer.updated',
+              { id: `cust_${batch}_${i}` },
+              new Date(),
+            );
             ids.push(event.id);
           }
         });
@@ -79,7 +85,7 @@ describe('delivery survives a crash', () => {
       cleanups.push(iso.drop);
       database = iso.database;
       env = { DATABASE_URL: iso.url };
-      const seeded = await seed(database.sql, receiver, EVENTS);
+      const seeded = await seed(database, receiver, EVENTS);
       pending = seeded.pending;
       eventIds = await seeded.publish();
     } else {
@@ -89,7 +95,7 @@ describe('delivery survives a crash', () => {
       cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
       database = await openDatabase({ dataDir });
       await migrate(database.sql);
-      const seeded = await seed(database.sql, receiver, EVENTS);
+      const seeded = await seed(database, receiver, EVENTS);
       pending = seeded.pending;
       eventIds = await seeded.publish();
       await database.close();
@@ -136,7 +142,7 @@ describe.skipIf(!inject('postgresUrl'))('several instances on one PostgreSQL', (
     const iso = await openIsolatedDatabase();
     cleanups.push(iso.drop);
     const env = { DATABASE_URL: iso.url ?? '' };
-    const { publish } = await seed(iso.database.sql, receiver, EVENTS);
+    const { publish } = await seed(iso.database, receiver, EVENTS);
     const servers = await Promise.all([startServer(env), startServer(env)]);
 
     const eventIds = await publish();

@@ -140,7 +140,7 @@ describe('events from their operations', () => {
       201,
     );
     // what the overdue loop runs every minute: past due since May, this invoice is announced
-    await markOverdueInvoices(t.database.sql, clock, { accountId: acct.accountId });
+    await markOverdueInvoices(t.app.deps, { accountId: acct.accountId });
 
     expected.set('customer.deactivated', ok(await acct.api.post(`/v1/customers/${customer.id}/deactivate`)).body);
 

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query, sql, transaction } from '../src/core/db.ts';
-import { EVENT_TYPES, publishEvent } from '../src/modules/events/index.ts';
+import { EVENT_TYPES } from '../src/modules/events/index.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
 import { type Receiver, startReceiver, waitFor } from './helpers/webhooks.ts';
 
@@ -213,13 +213,13 @@ describe('delivery', () => {
     const published: string[] = [];
     for (const type of EVENT_TYPES) {
       await transaction(t.database.sql, async (tx) => {
-        const event = await publishEvent(tx, tenant, type, { id: `obj_${type}`, type }, t.clock.now());
+        const event = await t.app.deps.events.publish(tx, tenant, type, { id: `obj_${type}`, type }, t.clock.now());
         published.push(event.id);
       });
     }
     // an event whose transaction rolls back never existed: nothing is delivered for it
     await transaction(t.database.sql, async (tx) => {
-      await publishEvent(tx, tenant, 'booking.created', { id: 'rolled_back' }, t.clock.now());
+      await t.app.deps.events.publish(tx, tenant, 'booking.created', { id: 'rolled_back' }, t.clock.now());
       throw new Error('roll back');
     }).catch(() => {});
 

@@ -1,11 +1,14 @@
 // Starts the real application on a real database and an ephemeral port; tests talk HTTP to it.
 import fs from 'node:fs';
+import pino from 'pino';
 import { inject } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
 import { type Clock, systemClock } from '../../src/core/clock.ts';
 import { type Config, loadConfig } from '../../src/core/config.ts';
 import { type Database, openDatabase } from '../../src/core/db.ts';
+import type { Deps } from '../../src/core/deps.ts';
 import type { Environment } from '../../src/core/tenant.ts';
+import { buildDeps } from '../../src/deps.ts';
 import { createAccount, createApiKey } from '../../src/modules/accounts/index.ts';
 import { seedDemoEnvironment } from '../../src/modules/demo/index.ts';
 import { type Api, apiClient } from './http.ts';
@@ -28,6 +31,28 @@ export async function openTestDatabase(): Promise<Database> {
   return openDatabase({ loadDataDir: new Blob([fs.readFileSync(template)]) });
 }
 
+/** The settings every test server runs with, plus the test's own. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    RATE_LIMIT_MAX: '100000',
+    // Tests stand in for many clients behind one proxy: X-Forwarded-For tells them apart.
+    TRUST_PROXY: 'true',
+    ...env,
+  });
+}
+
+/** Deps as the app builds them, for calling services directly (seeding, crash tests, benches). */
+export function depsFor(database: Database, options: { clock?: Clock; env?: Record<string, string> } = {}): Deps {
+  return buildDeps({
+    config: testConfig(options.env),
+    database,
+    clock: options.clock ?? systemClock,
+    log: pino({ level: 'silent' }),
+  });
+}
+
 export async function startTestApp(
   options: {
     clock?: Clock;
@@ -42,14 +67,7 @@ export async function startTestApp(
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    RATE_LIMIT_MAX: '100000',
-    // Tests stand in for many clients behind one proxy: X-Forwarded-For tells them apart.
-    TRUST_PROXY: 'true',
-    ...options.env,
-  });
+  const config = testConfig(options.env);
   const clock = options.clock ?? systemClock;
   const app = await buildApp({ config, database, clock, logger: false });
   await app.server.listen({ port: 0, host: '127.0.0.1' });

@@ -2,11 +2,12 @@
 // backends by application_name, and checks on what the server logged.
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
-import { query, type Sql, sql, textArray } from '../../src/core/db.ts';
+import { type Database, query, type Sql, sql, textArray } from '../../src/core/db.ts';
 import { randomBase62 } from '../../src/core/ids.ts';
 import { createAccount, createApiKey } from '../../src/modules/accounts/index.ts';
 import { seedDemoEnvironment } from '../../src/modules/demo/index.ts';
 import { createWebhook } from '../../src/modules/webhooks/index.ts';
+import { depsFor } from './app.ts';
 import { demoCatalog, slots, sofa, ZIPS } from './bookings.ts';
 import { type Api, type ApiResponse, apiClient } from './http.ts';
 
@@ -46,7 +47,8 @@ export async function terminateBackends(db: Sql, name: string): Promise<number> 
 }
 
 /** An account with the demo catalog, a test key and a webhook endpoint for every event. */
-export async function seedAccount(db: Sql, webhookUrl: string) {
+export async function seedAccount(database: Database, webhookUrl: string) {
+  const db = database.sql;
   const adminEmail = `faults-${randomBase62(10).toLowerCase()}@example.com`;
   const { account_id } = await createAccount(
     db,
@@ -55,7 +57,7 @@ export async function seedAccount(db: Sql, webhookUrl: string) {
   );
   const tenant = { accountId: account_id, environment: 'test' as const };
   const key = await createApiKey(db, tenant);
-  const endpoint = await createWebhook({ db, clock: { now: () => new Date() }, allowPrivateUrls: true }, tenant, {
+  const endpoint = await createWebhook(depsFor(database), tenant, {
     url: webhookUrl,
     events: ['*'],
   });

@@ -1,8 +1,9 @@
 // Page-numbered lists, `fields` (sparse responses) and `ids` (fetch a known set), the same on
 // every resource list.
 import type { FastifyReply } from 'fastify';
-import { type Static, type TSchema, Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { invalidParameter } from '../errors.ts';
+import type { Pagination as PageInfo } from '../paging.ts';
 
 export const ListQuery = {
   page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, 1 to 1,000,000.' }),
@@ -15,16 +16,6 @@ export const ListQuery = {
   ids: Type.Optional(Type.String({ description: 'Comma-separated ids (at most 100).' })),
 };
 
-export interface PageRequest {
-  page: number;
-  perPage: number;
-  offset: number;
-}
-
-export function pageRequest(query: { page: number; per_page: number }): PageRequest {
-  return { page: query.page, perPage: query.per_page, offset: (query.page - 1) * query.per_page };
-}
-
 export const Pagination = Type.Object({
   page: Type.Integer(),
   per_page: Type.Integer(),
@@ -32,31 +23,8 @@ export const Pagination = Type.Object({
   total_pages: Type.Integer(),
 });
 
-export type Pagination = Static<typeof Pagination>;
-
-export function pagination(request: PageRequest, total: number): Pagination {
-  return {
-    page: request.page,
-    per_page: request.perPage,
-    total,
-    total_pages: Math.ceil(total / request.perPage),
-  };
-}
-
 export function ListOf<T extends TSchema>(item: T) {
   return Type.Object({ data: Type.Array(item), pagination: Pagination });
-}
-
-/** `ids=a,b,c` as a list: at most 100, each of the expected kind's prefix. */
-export function parseIds(raw: string | undefined, prefix: string): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const ids = raw
-    .split(',')
-    .map((id) => id.trim())
-    .filter(Boolean);
-  if (ids.length === 0) throw invalidParameter('ids', 'ids must name at least one id.');
-  if (ids.length > 100) throw invalidParameter('ids', 'ids takes at most 100 ids.');
-  return ids.filter((id) => id.startsWith(`${prefix}_`));
 }
 
 function parseFields(raw: string): string[][] {
@@ -105,7 +73,7 @@ export function selectFields<T>(items: T[], raw: string | undefined): T[] | unkn
  */
 export function sendList<T>(
   reply: FastifyReply,
-  list: { data: T[]; pagination: Pagination },
+  list: { data: T[]; pagination: PageInfo },
   fields: string | undefined,
 ) {
   if (fields === undefined) return list;

@@ -1,4 +1,5 @@
 import { constraintViolated, type Sql, transaction } from '../../core/db.ts';
+import type { Deps } from '../../core/deps.ts';
 import { AppError, invalidParameter } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { ENVIRONMENTS } from '../../core/tenant.ts';
@@ -67,4 +68,8 @@ let dummy: Promise<string> | undefined;
 function dummyHash(): Promise<string> {
   dummy ??= hashPassword('not-a-real-password');
   return dummy;
+}
+
+export async function accountExists(deps: Pick<Deps, 'db'>, accountId: string): Promise<boolean> {
+  return (await repository.findAccount(deps.db, accountId)) !== undefined;
 }

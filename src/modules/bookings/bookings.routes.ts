@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
 import { sendList } from '../../core/http/pagination.ts';
 import { CommonErrors, errors, IdParams } from '../../core/http/schemas.ts';
@@ -29,11 +29,10 @@ const LIST_DESCRIPTION =
   'Newest first by default; `sort` is scheduled_at, -scheduled_at, created_at or -created_at. ' +
   '`date_from`/`date_to` filter on scheduled_at (a plain date is a whole UTC day, date_to inclusive).';
 
-export function bookingRoutes(app: FastifyInstance, ctx: AppContext) {
+export function bookingRoutes(app: FastifyInstance, deps: Deps) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Booking);
   app.addSchema(BookingDetail);
-  const deps = { db: ctx.db, clock: ctx.clock, mailer: ctx.mailer };
   const detail = { 200: Type.Ref('BookingDetail') };
 
   api.get(

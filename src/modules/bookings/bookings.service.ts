@@ -1,21 +1,13 @@
-// Bookings: create, read, list and change (PATCH). Status changes live in lifecycle.service.ts.
-//
-// Lock order, shared with invoices, so that concurrent requests cannot deadlock:
-// booking row -> customer row -> crew time (staff_time_blocks) -> coupon -> invoice counter.
-// The customer row is locked before the stats are recounted, so each recount sees every
-// booking committed before it.
-import type { Clock } from '../../core/clock.ts';
 import { periodEnd, periodStart } from '../../core/dates.ts';
 import { isoTimestamp, isRetryableConflict, type Sql, transaction } from '../../core/db.ts';
-import type { Mailer } from '../../core/email.ts';
+import type { Deps } from '../../core/deps.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import { apiShape } from '../../core/http/api-shape.ts';
-import { pageRequest, pagination, parseIds } from '../../core/http/pagination.ts';
 import { newId } from '../../core/ids.ts';
+import { pageRequest, pagination, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { Pricing, redeemCoupon } from '../catalog/index.ts';
 import { type AddressRow, countAddresses, findAddress, findAddressById, findCustomer } from '../customers/index.ts';
-import { publishEvent } from '../events/index.ts';
 import { bookingInvoices } from '../invoices/index.ts';
 import type { Configuration, Frequency } from '../pricing/index.ts';
 import * as repository from './bookings.repository.ts';
@@ -30,11 +22,7 @@ import {
 } from './bookings.schemas.ts';
 import { priceBooking, scheduleCrew } from './scheduling.ts';
 
-export interface BookingDeps {
-  db: Sql;
-  clock: Clock;
-  mailer: Mailer;
-}
+export type BookingDeps = Deps;
 
 export function bookingView(row: repository.BookingRow): BookingView {
   return {
@@ -198,7 +186,7 @@ export async function createBooking(deps: BookingDeps, tenant: Tenant, input: Ne
       });
       await repository.refreshCustomerBookingStats(tx, tenant, customer.id);
       const view = await loadBookingDetail(tx, tenant, id, now, { created: true });
-      await publishEvent(tx, tenant, 'booking.created', view, now);
+      await deps.events.publish(tx, tenant, 'booking.created', view, now);
       await repository.adjustBookingCounts(tx, tenant, { confirmed: 1 });
       return view;
     }),
@@ -313,7 +301,7 @@ export async function updateBooking(deps: BookingDeps, tenant: Tenant, id: strin
       await repository.updateBooking(tx, tenant, id, changes, now);
       await repository.refreshCustomerBookingStats(tx, tenant, row.customer_id);
       const view = await loadBookingDetail(tx, tenant, id, now);
-      await publishEvent(tx, tenant, moved ? 'booking.rescheduled' : 'booking.updated', view, now);
+      await deps.events.publish(tx, tenant, moved ? 'booking.rescheduled' : 'booking.updated', view, now);
       return view;
     }),
   );

@@ -16,8 +16,7 @@ import {
   minutesOfDay,
 } from '../availability/index.ts';
 import { loadCatalogSettings, loadSchedulingContext, releaseTimeBlocks } from '../catalog/index.ts';
-import { publishEvent } from '../events/index.ts';
-import { createBookingInvoice, createCancellationFeeInvoice, invoiceDeps } from '../invoices/index.ts';
+import { createBookingInvoice, createCancellationFeeInvoice } from '../invoices/index.ts';
 import { cancellationFee, type PriceBreakdown } from '../pricing/index.ts';
 import * as repository from './bookings.repository.ts';
 import type { CancelBookingBody } from './bookings.schemas.ts';
@@ -57,7 +56,7 @@ export async function startBooking(deps: BookingDeps, tenant: Tenant, id: string
       now,
     );
     const view = await loadBookingDetail(tx, tenant, id, now);
-    await publishEvent(tx, tenant, 'booking.started', view, now);
+    await deps.events.publish(tx, tenant, 'booking.started', view, now);
     await repository.adjustBookingCounts(tx, tenant, { confirmed: -1, in_progress: 1 });
     return view;
   });
@@ -109,9 +108,9 @@ export async function completeBooking(deps: BookingDeps, tenant: Tenant, id: str
         now,
       );
       // the next occurrence holds crew time, so it goes before the invoice's numbering lock
-      const next = row.subscription_id ? await bookNextOccurrence(tx, tenant, row, now) : false;
+      const next = row.subscription_id ? await bookNextOccurrence(deps, tx, tenant, row, now) : false;
       const pricing = row.pricing;
-      await createBookingInvoice(tx, invoiceDeps(deps), tenant, {
+      await createBookingInvoice(tx, deps, tenant, {
         bookingId: id,
         customerId: row.customer_id,
         lineItems: invoiceLines(row, pricing),
@@ -124,7 +123,7 @@ export async function completeBooking(deps: BookingDeps, tenant: Tenant, id: str
       });
       await repository.refreshCustomerBookingStats(tx, tenant, row.customer_id);
       const view = await loadBookingDetail(tx, tenant, id, now);
-      await publishEvent(tx, tenant, 'booking.completed', view, now);
+      await deps.events.publish(tx, tenant, 'booking.completed', view, now);
       await repository.adjustBookingCounts(tx, tenant, moveCount(row.status, 'completed', next ? 1 : 0));
       return view;
     }),
@@ -139,7 +138,13 @@ const DAY_MS = 86_400_000;
  * later if free, else the nearest free slot that day, else none and the subscription needs
  * attention. Priced afresh from the catalog, without the first booking's coupon.
  */
-async function bookNextOccurrence(tx: Sql, tenant: Tenant, row: repository.BookingRow, now: Date): Promise<boolean> {
+async function bookNextOccurrence(
+  deps: BookingDeps,
+  tx: Sql,
+  tenant: Tenant,
+  row: repository.BookingRow,
+  now: Date,
+): Promise<boolean> {
   const subscription = row.subscription_id
     ? await repository.findSubscription(tx, tenant, row.subscription_id)
     : undefined;
@@ -233,7 +238,7 @@ async function bookNextOccurrence(tx: Sql, tenant: Tenant, row: repository.Booki
       ],
       now,
     });
-    await publishEvent(
+    await deps.events.publish(
       tx,
       tenant,
       'booking.created',
@@ -273,7 +278,7 @@ export async function cancelBooking(deps: BookingDeps, tenant: Tenant, id: strin
           fee.policy === 'in_progress'
             ? settings.cancellation_policy.in_progress_fee_percent
             : settings.cancellation_policy.late_cancellation_fee_percent;
-        const { invoice } = await createCancellationFeeInvoice(tx, invoiceDeps(deps), tenant, {
+        const { invoice } = await createCancellationFeeInvoice(tx, deps, tenant, {
           bookingId: id,
           customerId: row.customer_id,
           amount: fee.amount,
@@ -319,7 +324,7 @@ export async function cancelBooking(deps: BookingDeps, tenant: Tenant, id: strin
         });
       }
       const view = await loadBookingDetail(tx, tenant, id, now);
-      await publishEvent(tx, tenant, 'booking.cancelled', view, now);
+      await deps.events.publish(tx, tenant, 'booking.cancelled', view, now);
       await repository.adjustBookingCounts(tx, tenant, moveCount(row.status, 'cancelled'));
       return view;
     }),

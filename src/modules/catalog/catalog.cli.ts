@@ -1,37 +1,31 @@
 // `fieldhand catalog export|import --account ID --env test|live FILE`: a business edits its
 // catalog as a JSON file (docs/catalog.md) instead of SQL.
 import fs from 'node:fs';
-import type { Database } from '../../core/db.ts';
-import { AppError, invalidParameter } from '../../core/errors.ts';
+import { type CliCommand, CliError, type CliOptions, environmentOption, requiredText } from '../../core/cli.ts';
+import type { Deps } from '../../core/deps.ts';
 import { migrate } from '../../core/migrate.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { findAccount } from '../accounts/index.ts';
+import { accountExists } from '../accounts/index.ts';
 import { exportCatalog, importCatalog } from './catalog-file.service.ts';
 
-type Options = Record<string, string | boolean | string[] | undefined>;
-
-async function tenantFrom(options: Options, db: Database): Promise<Tenant> {
-  const accountId = options.account;
-  if (typeof accountId !== 'string' || !accountId) throw invalidParameter('account', '--account is required');
-  const environment = options.env;
-  if (environment !== 'test' && environment !== 'live') throw invalidParameter('env', '--env must be test or live');
-  await migrate(db.sql);
-  if (!(await findAccount(db.sql, accountId))) {
-    throw new AppError('resource_not_found', `No such account: '${accountId}'`, { param: 'account' });
-  }
+async function tenantFrom(options: CliOptions, deps: Deps): Promise<Tenant> {
+  const accountId = requiredText(options, 'account');
+  const environment = environmentOption(typeof options.env === 'string' ? options.env : undefined);
+  await migrate(deps.db);
+  if (!(await accountExists(deps, accountId))) throw new CliError(`No such account: '${accountId}'`, 'failed');
   return { accountId, environment };
 }
 
 const tenantOptions = { account: { type: 'string' }, env: { type: 'string' } } as const;
 
-export const catalogCommands = {
+export const catalogCommands: Record<string, CliCommand> = {
   'catalog export': {
     options: tenantOptions,
     positionals: 'FILE',
     /** Writes the catalog to FILE, or prints it when no FILE is given. */
-    run: async (options: Options, db: Database, positionals: string[] = []) => {
-      const tenant = await tenantFrom(options, db);
-      const catalog = await exportCatalog(db.sql, tenant);
+    run: async (options, deps, positionals) => {
+      const tenant = await tenantFrom(options, deps);
+      const catalog = await exportCatalog(deps.db, tenant);
       const file = positionals[0];
       if (!file || file === '-') return catalog;
       fs.writeFileSync(file, `${JSON.stringify(catalog, null, 2)}\n`);
@@ -50,17 +44,17 @@ export const catalogCommands = {
     options: tenantOptions,
     positionals: 'FILE',
     /** Replaces the environment's catalog with FILE, all or nothing. */
-    run: async (options: Options, db: Database, positionals: string[] = []) => {
+    run: async (options, deps, positionals) => {
       const file = positionals[0];
-      if (!file) throw invalidParameter('FILE', 'Give the catalog file to import: catalog import ... FILE');
+      if (!file) throw new CliError('Give the catalog file to import: catalog import ... FILE');
       let text: string;
       try {
         text = fs.readFileSync(file, 'utf8');
       } catch (error) {
-        throw invalidParameter('FILE', `Cannot read ${file}: ${(error as Error).message}`);
+        throw new CliError(`Cannot read ${file}: ${(error as Error).message}`, 'failed');
       }
-      const tenant = await tenantFrom(options, db);
-      const summary = await importCatalog(db.sql, tenant, text, new Date());
+      const tenant = await tenantFrom(options, deps);
+      const summary = await importCatalog(deps.db, tenant, text, deps.clock.now());
       return { imported: file, account: tenant.accountId, environment: tenant.environment, ...summary };
     },
   },

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
 import { CommonErrors, errors } from '../../core/http/schemas.ts';
 import {
@@ -22,7 +22,7 @@ import * as catalog from './catalog.service.ts';
 
 const tags = ['Services'];
 
-export function catalogRoutes(app: FastifyInstance, ctx: AppContext) {
+export function catalogRoutes(app: FastifyInstance, deps: Deps) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   for (const schema of [Industry, Product, Category, Extra, Availability, Pricing]) app.addSchema(schema);
 
@@ -37,7 +37,7 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: IndustryList, ...errors(401, 403, 429) },
       },
     },
-    async (request) => catalog.listIndustries(ctx.db, tenantOf(request)),
+    async (request) => catalog.listIndustries(deps.db, tenantOf(request)),
   );
 
   api.get(
@@ -51,7 +51,7 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: ProductCatalog, ...errors(...CommonErrors) },
       },
     },
-    async (request) => catalog.listProducts(ctx.db, tenantOf(request), request.params.slug),
+    async (request) => catalog.listProducts(deps.db, tenantOf(request), request.params.slug),
   );
 
   api.get(
@@ -65,7 +65,7 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: ExtraList, ...errors(...CommonErrors) },
       },
     },
-    async (request) => catalog.listExtras(ctx.db, tenantOf(request), request.params.slug),
+    async (request) => catalog.listExtras(deps.db, tenantOf(request), request.params.slug),
   );
 
   api.get(
@@ -83,7 +83,7 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: Type.Ref('Availability'), ...errors(...CommonErrors) },
       },
     },
-    async (request) => catalog.getAvailability(ctx.db, ctx.clock, tenantOf(request), request.query),
+    async (request) => catalog.getAvailability(deps.db, deps.clock, tenantOf(request), request.query),
   );
 
   api.post(
@@ -102,6 +102,6 @@ export function catalogRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: Type.Ref('Pricing'), ...errors(...CommonErrors) },
       },
     },
-    async (request) => catalog.calculatePrice(ctx.db, ctx.clock, tenantOf(request), request.body),
+    async (request) => catalog.calculatePrice(deps.db, deps.clock, tenantOf(request), request.body),
   );
 }

@@ -1,7 +1,6 @@
 // What other modules use of the catalog. Bookings: load the contexts inside their transaction,
 // then call the pure availability and pricing functions (availability/, pricing/) on them.
 
-export { catalogCommands } from './catalog.cli.ts';
 export { insertTimeBlock, redeemCoupon, releaseTimeBlocks, tryInsertTimeBlock } from './catalog.repository.ts';
 export { catalogRoutes } from './catalog.routes.ts';
 export { Pricing, ServiceConfiguration } from './catalog.schemas.ts';

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
 import { sendList } from '../../core/http/pagination.ts';
 import { CommonErrors, errors, IdParams } from '../../core/http/schemas.ts';
@@ -20,13 +20,13 @@ const tags = ['Customers'];
 
 export function customerRoutes(
   app: FastifyInstance,
-  ctx: AppContext,
+  deps: Deps,
   extra: { checkAddressRemoval?: customers.AddressRemovalCheck } = {},
 ) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Address);
   app.addSchema(Customer);
-  const deps = { db: ctx.db, clock: ctx.clock, mailer: ctx.mailer, ...extra };
+  const withChecks = { ...deps, ...extra };
 
   api.get(
     '/v1/customers',
@@ -41,7 +41,7 @@ export function customerRoutes(
     },
     async (request, reply) => {
       const query = request.query;
-      const list = await customers.listCustomers(ctx.db, tenantOf(request), query);
+      const list = await customers.listCustomers(deps.db, tenantOf(request), query);
       return sendList(reply, list, query.fields);
     },
   );
@@ -76,7 +76,7 @@ export function customerRoutes(
         response: { 200: Type.Ref('Customer'), ...errors(...CommonErrors) },
       },
     },
-    async (request) => customers.getCustomer(ctx.db, tenantOf(request), request.params.id),
+    async (request) => customers.getCustomer(deps.db, tenantOf(request), request.params.id),
   );
 
   api.patch(
@@ -146,7 +146,7 @@ export function customerRoutes(
     },
     async (request, reply) => {
       const params = request.params;
-      await customers.removeAddress(deps, tenantOf(request), params.id, params.address_id);
+      await customers.removeAddress(withChecks, tenantOf(request), params.id, params.address_id);
       return reply.code(204).send(null);
     },
   );

@@ -1,12 +1,10 @@
-import type { Clock } from '../../core/clock.ts';
 import { periodStart } from '../../core/dates.ts';
 import { constraintViolated, isoTimestamp, type Sql, transaction } from '../../core/db.ts';
-import type { Mailer } from '../../core/email.ts';
+import type { Deps } from '../../core/deps.ts';
 import { AppError, notFound } from '../../core/errors.ts';
-import { pageRequest, pagination, parseIds } from '../../core/http/pagination.ts';
 import { newId } from '../../core/ids.ts';
+import { pageRequest, pagination, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { publishEvent } from '../events/index.ts';
 import * as repository from './customers.repository.ts';
 import type {
   AddressView,
@@ -17,11 +15,7 @@ import type {
   UpdateCustomerBody,
 } from './customers.schemas.ts';
 
-export interface CustomerDeps {
-  db: Sql;
-  clock: Clock;
-  mailer: Mailer;
-}
+export type CustomerDeps = Deps;
 
 const DEFAULT_PREFERENCES = { preferred_contact: 'email', marketing_opt_in: false } as const;
 
@@ -116,7 +110,7 @@ export async function createCustomer(deps: CustomerDeps, tenant: Tenant, input: 
           `Hello ${created.first_name},\n\n${business} has set up an account for you, so you can ` +
           'book, reschedule and pay for visits online.\n\nSee you soon!\n',
       });
-      await publishEvent(tx, tenant, 'customer.created', created, now);
+      await deps.events.publish(tx, tenant, 'customer.created', created, now);
       return created;
     });
     deps.mailer.wake();
@@ -188,7 +182,7 @@ export async function updateCustomer(deps: CustomerDeps, tenant: Tenant, id: str
         now,
       );
       const updated = await getCustomer(tx, tenant, id);
-      await publishEvent(tx, tenant, 'customer.updated', updated, now);
+      await deps.events.publish(tx, tenant, 'customer.updated', updated, now);
       return updated;
     });
   } catch (error) {
@@ -206,7 +200,7 @@ export async function deactivateCustomer(deps: CustomerDeps, tenant: Tenant, id:
     if (current.status === 'deactivated') return getCustomer(tx, tenant, id);
     await repository.updateCustomer(tx, tenant, id, { status: 'deactivated' }, now);
     const updated = await getCustomer(tx, tenant, id);
-    await publishEvent(tx, tenant, 'customer.deactivated', updated, now);
+    await deps.events.publish(tx, tenant, 'customer.deactivated', updated, now);
     return updated;
   });
 }
@@ -237,7 +231,7 @@ export async function addAddress(deps: CustomerDeps, tenant: Tenant, customerId:
       now,
     );
     await repository.updateCustomer(tx, tenant, customerId, {}, now);
-    await publishEvent(tx, tenant, 'customer.updated', await getCustomer(tx, tenant, customerId), now);
+    await deps.events.publish(tx, tenant, 'customer.updated', await getCustomer(tx, tenant, customerId), now);
     const address = await repository.findAddress(tx, tenant, customerId, id);
     if (!address) throw new Error('address vanished inside its own transaction');
     return addressView(address);
@@ -266,6 +260,6 @@ export async function removeAddress(
     await repository.removeAddress(tx, tenant, addressId, now);
     await repository.promoteDefaultAddress(tx, tenant, customerId);
     await repository.updateCustomer(tx, tenant, customerId, {}, now);
-    await publishEvent(tx, tenant, 'customer.updated', await getCustomer(tx, tenant, customerId), now);
+    await deps.events.publish(tx, tenant, 'customer.updated', await getCustomer(tx, tenant, customerId), now);
   });
 }

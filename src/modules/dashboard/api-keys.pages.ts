@@ -1,7 +1,7 @@
 // Settings > Integrations > API Keys: list, Generate New Key (shown once), revoke with a
 // confirmation step. Every action is the accounts module's own function, as the CLI uses.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import type { Environment } from '../../core/tenant.ts';
 import { apiKeyView, createApiKey, listApiKeys, revokeApiKey } from '../accounts/index.ts';
 import {
@@ -22,8 +22,8 @@ const NAME_MAX = 100;
 
 type ApiKey = ReturnType<typeof apiKeyView>;
 
-async function keysOf(ctx: AppContext, session: Session): Promise<ApiKey[]> {
-  return (await listApiKeys(ctx.db, sessionTenant(session))).map(apiKeyView);
+async function keysOf(deps: Deps, session: Session): Promise<ApiKey[]> {
+  return (await listApiKeys(deps.db, sessionTenant(session))).map(apiKeyView);
 }
 
 function keyRow(key: ApiKey): SafeHtml {
@@ -89,11 +89,11 @@ function newKeyForm(session: Session, values: { name?: string; environment?: Env
 </form>`;
 }
 
-export function apiKeyPages(app: FastifyInstance, ctx: AppContext): void {
+export function apiKeyPages(app: FastifyInstance, deps: Deps): void {
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
-    const keys = await keysOf(ctx, session);
+    const keys = await keysOf(deps, session);
     const revoked = (request.query as { revoked?: string }).revoked;
     return sendShell(request, reply, session, {
       title: 'API Keys',
@@ -105,7 +105,7 @@ ${keyTable(keys, session.environment)}`,
   });
 
   app.get(`${BASE}/new`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     return sendShell(request, reply, session, {
       title: 'Generate New Key',
@@ -114,7 +114,7 @@ ${keyTable(keys, session.environment)}`,
   });
 
   app.post(BASE, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireFormSession(ctx, request, reply);
+    const session = await requireFormSession(deps, request, reply);
     if (!session) return reply;
     const name = formField(request, 'name').trim();
     const environment = formField(request, 'environment');
@@ -134,14 +134,14 @@ ${keyTable(keys, session.environment)}`,
       });
     }
     const tenant = { accountId: session.accountId, environment: environment as Environment };
-    const created = await createApiKey(ctx.db, tenant, name);
+    const created = await createApiKey(deps.db, tenant, name);
     return showNewKey(request, reply, session, created);
   });
 
   app.get<{ Params: { id: string } }>(`${BASE}/:id/revoke`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
-    const key = (await keysOf(ctx, session)).find((candidate) => candidate.id === request.params.id);
+    const key = (await keysOf(deps, session)).find((candidate) => candidate.id === request.params.id);
     if (!key || key.revoked_at)
       return sendNotFound(request, reply, session, 'This API key does not exist or is already revoked.');
     return sendShell(request, reply, session, {
@@ -161,12 +161,12 @@ ${keyTable(keys, session.environment)}`,
   });
 
   app.post<{ Params: { id: string } }>(`${BASE}/:id/revoke`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireFormSession(ctx, request, reply);
+    const session = await requireFormSession(deps, request, reply);
     if (!session) return reply;
     // Only a key of the environment on screen: the switch scopes actions as well as views.
-    const key = (await keysOf(ctx, session)).find((candidate) => candidate.id === request.params.id);
+    const key = (await keysOf(deps, session)).find((candidate) => candidate.id === request.params.id);
     if (!key) return sendNotFound(request, reply, session, 'This API key does not exist.');
-    await revokeApiKey(ctx.db, ctx.clock, key.id, session.accountId);
+    await revokeApiKey(deps.db, deps.clock, key.id, session.accountId);
     return reply.redirect(`${BASE}?revoked=1`, 303);
   });
 }

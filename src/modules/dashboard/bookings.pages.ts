@@ -2,8 +2,8 @@
 // timeline, crew, configuration, pricing, invoices and cancellation, read through the bookings
 // module's own service functions (the same the API answers with).
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
 import { isCalendarDate } from '../../core/dates.ts';
+import type { Deps } from '../../core/deps.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { type BookingDetailView, crewNames, getBooking, listBookings } from '../bookings/index.ts';
 import { listProducts } from '../catalog/index.ts';
@@ -44,9 +44,9 @@ function dateParam(value: string): string {
   return isCalendarDate(value) ? value : '';
 }
 
-export function bookingPages(app: FastifyInstance, ctx: AppContext): void {
+export function bookingPages(app: FastifyInstance, deps: Deps): void {
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const tenant = sessionTenant(session);
     const statusParam = queryValue(request, 'status');
@@ -61,12 +61,12 @@ export function bookingPages(app: FastifyInstance, ctx: AppContext): void {
     let customerName: string | undefined;
     if (customerId) {
       const found = await orNotFound(request, reply, session, 'There is no such customer.', () =>
-        getCustomer(ctx.db, tenant, customerId),
+        getCustomer(deps.db, tenant, customerId),
       );
       if (!found.found) return found.reply;
       customerName = `${found.value.first_name} ${found.value.last_name}`.trim();
     }
-    const list = await listBookings(ctx, tenant, {
+    const list = await listBookings(deps, tenant, {
       page,
       per_page: PER_PAGE,
       sort,
@@ -75,7 +75,7 @@ export function bookingPages(app: FastifyInstance, ctx: AppContext): void {
       ...(from ? { date_from: from } : {}),
       ...(to ? { date_to: to } : {}),
     });
-    const crew = await crewNames(ctx, tenant, list.data);
+    const crew = await crewNames(deps, tenant, list.data);
     const filters = (toPage?: number) => {
       const params = new URLSearchParams();
       if (status) params.set('status', status);
@@ -148,11 +148,11 @@ ${pager({ noun: 'booking', total, page, totalPages, link })}`
   });
 
   app.get<{ Params: { id: string } }>(`${BASE}/:id`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const tenant = sessionTenant(session);
     const found = await orNotFound(request, reply, session, 'There is no such booking.', () =>
-      getBooking(ctx, tenant, request.params.id),
+      getBooking(deps, tenant, request.params.id),
     );
     if (!found.found) return found.reply;
     const booking = found.value;
@@ -200,7 +200,7 @@ ${booking.cancellation ? cancellationPanel(booking, pricing.currency) : null}
 <div class="grid-2">
   <section class="panel" aria-labelledby="service-title">
     <h2 id="service-title">Service</h2>
-    ${await configurationDetails(ctx, tenant, booking)}
+    ${await configurationDetails(deps, tenant, booking)}
   </section>
   <section aria-labelledby="pricing-title">
     <h2 id="pricing-title">Pricing</h2>
@@ -247,13 +247,13 @@ function cancellationPanel(booking: BookingDetailView, currency: string): SafeHt
 }
 
 /** What was booked, with product names from the catalog (ids when a product has gone since). */
-async function configurationDetails(ctx: AppContext, tenant: Tenant, booking: BookingDetailView): Promise<SafeHtml> {
+async function configurationDetails(deps: Deps, tenant: Tenant, booking: BookingDetailView): Promise<SafeHtml> {
   const configuration = booking.service.configuration;
   const lines = [...(configuration.items ?? []), ...(configuration.sections ?? [])];
   const names = new Map<string, string>();
   if (lines.length) {
     try {
-      const catalog = await listProducts(ctx.db, tenant, booking.service.industry);
+      const catalog = await listProducts(deps.db, tenant, booking.service.industry);
       for (const category of catalog.categories) {
         for (const product of category.products) names.set(product.id, product.name);
       }

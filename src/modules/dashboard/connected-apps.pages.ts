@@ -2,7 +2,7 @@
 // the account (in the environment on screen), each revocable. Revoking goes through the token
 // service, which ends the grant and every access and refresh token issued under it.
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import { listUserGrants, type OAuthGrantView, revokeGrant, SCOPE_DESCRIPTIONS, type Scope } from '../oauth/index.ts';
 import { html, requireFormSession, requireSession, type SafeHtml, sessionTenant } from '../sessions/index.ts';
 import { integrationsHeader, queryValue, sendShell, when } from './dashboard.layout.ts';
@@ -31,11 +31,11 @@ function grantCard(grant: OAuthGrantView): SafeHtml {
 </li>`;
 }
 
-export function connectedAppPages(app: FastifyInstance, ctx: AppContext): void {
+export function connectedAppPages(app: FastifyInstance, deps: Deps): void {
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
-    const grants = await listUserGrants(ctx.db, ctx.clock, sessionTenant(session), session.userId);
+    const grants = await listUserGrants(deps.db, deps.clock, sessionTenant(session), session.userId);
     return sendShell(request, reply, session, {
       title: 'Connected apps',
       content: html`${integrationsHeader(BASE)}
@@ -51,9 +51,9 @@ ${
   });
 
   app.get<{ Params: { id: string } }>(`${BASE}/:id/revoke`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
-    const grants = await listUserGrants(ctx.db, ctx.clock, sessionTenant(session), session.userId);
+    const grants = await listUserGrants(deps.db, deps.clock, sessionTenant(session), session.userId);
     const grant = grants.find((candidate) => candidate.id === request.params.id);
     if (!grant) return sendNotFound(request, reply, session, NOT_FOUND);
     return sendShell(request, reply, session, {
@@ -70,13 +70,13 @@ ${
   });
 
   app.post<{ Params: { id: string } }>(`${BASE}/:id/revoke`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireFormSession(ctx, request, reply);
+    const session = await requireFormSession(deps, request, reply);
     if (!session) return reply;
-    const grants = await listUserGrants(ctx.db, ctx.clock, sessionTenant(session), session.userId);
+    const grants = await listUserGrants(deps.db, deps.clock, sessionTenant(session), session.userId);
     if (!grants.some((candidate) => candidate.id === request.params.id)) {
       return sendNotFound(request, reply, session, NOT_FOUND);
     }
-    await revokeGrant(ctx.db, ctx.clock, sessionTenant(session), request.params.id, session.userId);
+    await revokeGrant(deps.db, deps.clock, sessionTenant(session), request.params.id, session.userId);
     return reply.redirect(`${BASE}?revoked=1`, 303);
   });
 }

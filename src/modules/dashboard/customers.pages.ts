@@ -1,7 +1,7 @@
 // Customers: search and a detail view with addresses and stats, read through the customers
 // module's own service functions (the same the API answers with).
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import { AppError } from '../../core/errors.ts';
 import { type AddressView, type CustomerView, getCustomer, listCustomers } from '../customers/index.ts';
 import { html, requireSession, type SafeHtml, sessionTenant } from '../sessions/index.ts';
@@ -21,15 +21,15 @@ function fullName(customer: CustomerView): string {
   return `${customer.first_name} ${customer.last_name}`.trim();
 }
 
-export function customerPages(app: FastifyInstance, ctx: AppContext): void {
+export function customerPages(app: FastifyInstance, deps: Deps): void {
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const search = queryValue(request, 'search').trim().slice(0, 200);
     const statusParam = queryValue(request, 'status');
     const status = STATUSES.find((candidate) => candidate === statusParam);
     const page = Math.max(1, Math.min(10_000, Number.parseInt(queryValue(request, 'page'), 10) || 1));
-    const list = await listCustomers(ctx.db, sessionTenant(session), {
+    const list = await listCustomers(deps.db, sessionTenant(session), {
       page,
       per_page: PER_PAGE,
       search: search || undefined,
@@ -82,11 +82,11 @@ ${pager({ noun: 'customer', total, page, totalPages, link })}`
   });
 
   app.get<{ Params: { id: string } }>(`${BASE}/:id`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     let customer: CustomerView;
     try {
-      customer = await getCustomer(ctx.db, sessionTenant(session), request.params.id);
+      customer = await getCustomer(deps.db, sessionTenant(session), request.params.id);
     } catch (error) {
       if (error instanceof AppError && error.code === 'resource_not_found') {
         return sendNotFound(request, reply, session, 'There is no such customer.');

@@ -2,7 +2,7 @@
 // the API uses. Sign-in and sessions live in the sessions module.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import { AppError, isServiceUnavailable } from '../../core/errors.ts';
 import { logUnavailable } from '../../core/logger.ts';
 import { currentSession, messagePage, requireSession, sendPage } from '../sessions/index.ts';
@@ -20,7 +20,7 @@ export { csrfField, integrationsHeader, pageHeader, sendShell } from './dashboar
 
 const DASHBOARD_LINK = { href: '/dashboard', label: 'Back to the dashboard' };
 
-export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function dashboardRoutes(app: FastifyInstance, deps: Deps): void {
   void app.register(async (pages) => {
     // Forms with a file input (OAuth app logos) post multipart/form-data; only these pages
     // accept it. Each handler reads the parts itself, within the limits of forms.ts.
@@ -32,9 +32,9 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
     // (the usual redirect to the login page) before its body is touched, and the connection is
     // closed rather than drained. The form's CSRF token is checked once its fields are read.
     pages.addHook('preHandler', async (request, reply) => {
-      if (!request.isMultipart() || (await currentSession(ctx, request))) return;
+      if (!request.isMultipart() || (await currentSession(deps, request))) return;
       reply.header('connection', 'close');
-      await requireSession(ctx, request, reply);
+      await requireSession(deps, request, reply);
       return reply;
     });
     // Pages answer in HTML, never with the API's JSON error envelope.
@@ -67,13 +67,13 @@ export function dashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
         500,
       );
     });
-    apiKeyPages(pages, ctx);
-    oauthAppPages(pages, ctx);
-    webhookPages(pages, ctx);
-    connectedAppPages(pages, ctx);
-    bookingPages(pages, ctx);
-    customerPages(pages, ctx);
-    invoicePages(pages, ctx);
-    overviewPages(pages, ctx);
+    apiKeyPages(pages, deps);
+    oauthAppPages(pages, deps);
+    webhookPages(pages, deps);
+    connectedAppPages(pages, deps);
+    bookingPages(pages, deps);
+    customerPages(pages, deps);
+    invoicePages(pages, deps);
+    overviewPages(pages, deps);
   });
 }

@@ -2,8 +2,8 @@
 // payments and refunds, read through the invoices module's own service functions (the same
 // the API answers with, so statuses such as overdue read the same everywhere).
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
 import { isCalendarDate } from '../../core/dates.ts';
+import type { Deps } from '../../core/deps.ts';
 import { getInvoice, type InvoiceView, listInvoices } from '../invoices/index.ts';
 import type { PaymentView, RefundView } from '../payments/index.ts';
 import { html, requireSession, type SafeHtml, sessionTenant } from '../sessions/index.ts';
@@ -30,16 +30,16 @@ function paymentMethodLabel(method: { type: string; brand: string | null; last4:
   return method.type === 'cash' ? 'Cash' : 'Check';
 }
 
-export function invoicePages(app: FastifyInstance, ctx: AppContext): void {
+export function invoicePages(app: FastifyInstance, deps: Deps): void {
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const statusParam = queryValue(request, 'status');
     const status = STATUSES.find((candidate) => candidate === statusParam);
     const from = dateParam(queryValue(request, 'from'));
     const to = dateParam(queryValue(request, 'to'));
     const page = Math.max(1, Math.min(10_000, Number.parseInt(queryValue(request, 'page'), 10) || 1));
-    const list = await listInvoices(ctx, sessionTenant(session), {
+    const list = await listInvoices(deps, sessionTenant(session), {
       page,
       per_page: PER_PAGE,
       status,
@@ -98,10 +98,10 @@ ${pager({ noun: 'invoice', total, page, totalPages, link })}`
   });
 
   app.get<{ Params: { id: string } }>(`${BASE}/:id`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const found = await orNotFound(request, reply, session, 'There is no such invoice.', () =>
-      getInvoice(ctx, sessionTenant(session), request.params.id),
+      getInvoice(deps, sessionTenant(session), request.params.id),
     );
     if (!found.found) return found.reply;
     const invoice = found.value;

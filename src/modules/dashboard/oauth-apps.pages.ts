@@ -2,7 +2,7 @@
 // the client secret shown once), edit, rotate the secret (shown once) and delete, each through
 // the OAuth module's own service functions (the CLI uses the same).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import type { Environment } from '../../core/tenant.ts';
 import {
   createOAuthApp,
@@ -192,24 +192,24 @@ function uploadedLogo(file: { bytes: Buffer; tooLarge: boolean } | undefined): s
   return logoDataUrl(file.bytes) ?? { error: 'The logo must be a PNG, JPEG, GIF or WebP image.' };
 }
 
-export function oauthAppPages(app: FastifyInstance, ctx: AppContext): void {
+export function oauthAppPages(app: FastifyInstance, deps: Deps): void {
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
-    const apps = await listOAuthApps(ctx.db, sessionTenant(session));
+    const apps = await listOAuthApps(deps.db, sessionTenant(session));
     const deleted = queryValue(request, 'deleted');
     return sendShell(request, reply, session, {
       title: 'OAuth Apps',
       content: html`${integrationsHeader(BASE, html`<a class="button" href="${BASE}/new">Register app</a>`)}
 ${deleted ? html`<div class="alert success" role="status">The app was deleted and every token issued to it revoked.</div>` : null}
 <p class="hint">OAuth apps act for the users who approve them, with the scopes they approve, in the app's environment.
-  Point them at <code>${ctx.config.authUrl}/.well-known/oauth-authorization-server</code>.</p>
+  Point them at <code>${deps.config.authUrl}/.well-known/oauth-authorization-server</code>.</p>
 ${appTable(apps, session.environment)}`,
     });
   });
 
   app.get(`${BASE}/new`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const values: AppFormValues = {
       name: '',
@@ -227,7 +227,7 @@ ${appTable(apps, session.environment)}`,
 
   app.post(BASE, { schema: { hide: true } }, async (request, reply) => {
     const upload = await readUploadForm(request);
-    const session = await requireFormSession(ctx, request, reply);
+    const session = await requireFormSession(deps, request, reply);
     if (!session) return reply;
     const values = postedValues(request, session.environment);
     const showError = (error: { param?: string; message: string }) =>
@@ -241,7 +241,7 @@ ${appTable(apps, session.environment)}`,
     if (typeof logoUrl === 'object') return showError({ param: 'logo', message: logoUrl.error });
     const tenant = { accountId: session.accountId, environment: values.environment };
     try {
-      const created = await createOAuthApp(ctx.db, ctx.clock, tenant, {
+      const created = await createOAuthApp(deps.db, deps.clock, tenant, {
         name: values.name,
         description: values.description,
         redirectUris: redirectUriList(values.redirectUris),
@@ -258,10 +258,10 @@ ${appTable(apps, session.environment)}`,
   });
 
   app.get<{ Params: { id: string } }>(`${BASE}/:id`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const found = await orNotFound(request, reply, session, NOT_FOUND, () =>
-      getOAuthApp(ctx.db, sessionTenant(session), request.params.id),
+      getOAuthApp(deps.db, sessionTenant(session), request.params.id),
     );
     if (!found.found) return found.reply;
     const oauthApp = found.value;
@@ -272,11 +272,11 @@ ${appTable(apps, session.environment)}`,
 
   app.post<{ Params: { id: string } }>(`${BASE}/:id`, { schema: { hide: true } }, async (request, reply) => {
     const upload = await readUploadForm(request);
-    const session = await requireFormSession(ctx, request, reply);
+    const session = await requireFormSession(deps, request, reply);
     if (!session) return reply;
     const tenant = sessionTenant(session);
     const found = await orNotFound(request, reply, session, NOT_FOUND, () =>
-      getOAuthApp(ctx.db, tenant, request.params.id),
+      getOAuthApp(deps.db, tenant, request.params.id),
     );
     if (!found.found) return found.reply;
     const values = postedValues(request, session.environment);
@@ -286,7 +286,7 @@ ${appTable(apps, session.environment)}`,
     const logoUrl = uploadedLogo(upload.files.get('logo'));
     if (typeof logoUrl === 'object') return showError({ param: 'logo', message: logoUrl.error });
     try {
-      await updateOAuthApp(ctx.db, ctx.clock, tenant, found.value.client_id, {
+      await updateOAuthApp(deps.db, deps.clock, tenant, found.value.client_id, {
         name: values.name,
         description: values.description,
         redirectUris: redirectUriList(values.redirectUris),
@@ -305,10 +305,10 @@ ${appTable(apps, session.environment)}`,
     `${BASE}/:id/rotate-secret`,
     { schema: { hide: true } },
     async (request, reply) => {
-      const session = await requireSession(ctx, request, reply);
+      const session = await requireSession(deps, request, reply);
       if (!session) return reply;
       const found = await orNotFound(request, reply, session, NOT_FOUND, () =>
-        getOAuthApp(ctx.db, sessionTenant(session), request.params.id),
+        getOAuthApp(deps.db, sessionTenant(session), request.params.id),
       );
       if (!found.found) return found.reply;
       const oauthApp = found.value;
@@ -331,15 +331,15 @@ ${appTable(apps, session.environment)}`,
     `${BASE}/:id/rotate-secret`,
     { schema: { hide: true } },
     async (request, reply) => {
-      const session = await requireFormSession(ctx, request, reply);
+      const session = await requireFormSession(deps, request, reply);
       if (!session) return reply;
       const tenant = sessionTenant(session);
       const found = await orNotFound(request, reply, session, NOT_FOUND, async () => {
-        const oauthApp = await getOAuthApp(ctx.db, tenant, request.params.id);
+        const oauthApp = await getOAuthApp(deps.db, tenant, request.params.id);
         // a public app has no secret to rotate
         return oauthApp.client_type === 'public'
           ? null
-          : rotateOAuthAppSecret(ctx.db, ctx.clock, tenant, oauthApp.client_id);
+          : rotateOAuthAppSecret(deps.db, deps.clock, tenant, oauthApp.client_id);
       });
       if (!found.found) return found.reply;
       if (!found.value) return reply.redirect(`${BASE}/${request.params.id}`, 303);
@@ -348,10 +348,10 @@ ${appTable(apps, session.environment)}`,
   );
 
   app.get<{ Params: { id: string } }>(`${BASE}/:id/delete`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const found = await orNotFound(request, reply, session, NOT_FOUND, () =>
-      getOAuthApp(ctx.db, sessionTenant(session), request.params.id),
+      getOAuthApp(deps.db, sessionTenant(session), request.params.id),
     );
     if (!found.found) return found.reply;
     return sendShell(request, reply, session, {
@@ -368,12 +368,12 @@ ${appTable(apps, session.environment)}`,
   });
 
   app.post<{ Params: { id: string } }>(`${BASE}/:id/delete`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireFormSession(ctx, request, reply);
+    const session = await requireFormSession(deps, request, reply);
     if (!session) return reply;
     // Only an app of the environment on screen (the delete service is scoped by account only).
     const found = await orNotFound(request, reply, session, NOT_FOUND, async () => {
-      const oauthApp = await getOAuthApp(ctx.db, sessionTenant(session), request.params.id);
-      return deleteOAuthApp(ctx.db, ctx.clock, oauthApp.client_id, session.accountId);
+      const oauthApp = await getOAuthApp(deps.db, sessionTenant(session), request.params.id);
+      return deleteOAuthApp(deps.db, deps.clock, oauthApp.client_id, session.accountId);
     });
     if (!found.found) return found.reply;
     return reply.redirect(`${BASE}?deleted=1`, 303);

@@ -1,7 +1,7 @@
 // The overview, the e-mail outbox, and the pages whose data other modules are still building.
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
 import { isoTimestamp } from '../../core/db.ts';
+import type { Deps } from '../../core/deps.ts';
 import { listEmails } from '../../core/email.ts';
 import { listApiKeys } from '../accounts/index.ts';
 import { listCustomers } from '../customers/index.ts';
@@ -9,14 +9,14 @@ import { html, requireSession, type SafeHtml, sessionTenant } from '../sessions/
 import { integrationsHeader, pageHeader, sendShell, when } from './dashboard.layout.ts';
 import { sendNotFound } from './not-found.ts';
 
-export function overviewPages(app: FastifyInstance, ctx: AppContext): void {
+export function overviewPages(app: FastifyInstance, deps: Deps): void {
   app.get('/dashboard', { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const tenant = sessionTenant(session);
-    const customers = await listCustomers(ctx.db, tenant, { page: 1, per_page: 1 });
-    const keys = (await listApiKeys(ctx.db, tenant)).filter((key) => key.revoked_at === null);
-    const emails = await listEmails(ctx.db, tenant, 100);
+    const customers = await listCustomers(deps.db, tenant, { page: 1, per_page: 1 });
+    const keys = (await listApiKeys(deps.db, tenant)).filter((key) => key.revoked_at === null);
+    const emails = await listEmails(deps.db, tenant, 100);
     const stat = (label: string, value: string | number, href: string) =>
       html`<a class="stat" href="${href}"><div class="label">${label}</div><div class="value">${value}</div></a>`;
     return sendShell(request, reply, session, {
@@ -34,7 +34,7 @@ export function overviewPages(app: FastifyInstance, ctx: AppContext): void {
   <h2 id="start-title">Connect your software</h2>
   <ol>
     <li>Generate a ${session.environment} API key in <a href="/dashboard/settings/integrations/api-keys">Settings › Integrations › API Keys</a>.</li>
-    <li>Send it as <code>Authorization: Bearer &lt;key&gt;</code> to <code>${ctx.config.baseUrl}/v1/…</code>.</li>
+    <li>Send it as <code>Authorization: Bearer &lt;key&gt;</code> to <code>${deps.config.baseUrl}/v1/…</code>.</li>
     <li>Read the <a href="/docs">API reference</a>.</li>
   </ol>
 </section>`,
@@ -42,9 +42,9 @@ export function overviewPages(app: FastifyInstance, ctx: AppContext): void {
   });
 
   app.get('/dashboard/emails', { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
-    const emails = await listEmails(ctx.db, sessionTenant(session), 100);
+    const emails = await listEmails(deps.db, sessionTenant(session), 100);
     const tone: Record<string, string> = { sent: 'ok', kept: 'muted', pending: 'warn', failed: 'bad' };
     const rows = emails.map(
       (email) => html`<tr>
@@ -57,7 +57,7 @@ export function overviewPages(app: FastifyInstance, ctx: AppContext): void {
   <td><span class="badge ${tone[email.status] ?? 'muted'}">${email.status}</span></td>
 </tr>`,
     );
-    const explanation = ctx.mailer.sends
+    const explanation = deps.mailer.sends
       ? 'Messages are sent through your SMTP server; the latest 100 are listed.'
       : 'No SMTP server is configured (SMTP_URL), so messages are kept here instead of being sent. The latest 100 are listed.';
     return sendShell(request, reply, session, {
@@ -77,7 +77,7 @@ ${
   const stubs: { path: string; title: string; description: string; body: SafeHtml; integrations?: boolean }[] = [];
   for (const stub of stubs) {
     app.get(stub.path, { schema: { hide: true } }, async (request, reply) => {
-      const session = await requireSession(ctx, request, reply);
+      const session = await requireSession(deps, request, reply);
       if (!session) return reply;
       return sendShell(request, reply, session, {
         title: stub.title,
@@ -89,7 +89,7 @@ ${
   }
 
   app.get('/dashboard/*', { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     return sendNotFound(request, reply, session, 'There is no such page.');
   });

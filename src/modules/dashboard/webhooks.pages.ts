@@ -4,7 +4,7 @@
 // function, as the /v1/webhooks routes use, so URL checks (https, public addresses) and event
 // names are judged in one place and their errors shown on the form.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import { EVENT_TYPES } from '../events/index.ts';
 import {
   formField,
@@ -27,7 +27,6 @@ import {
   subscribes,
   updateWebhook,
   type WebhookDeliveryView,
-  type WebhookDeps,
   type WebhookView,
 } from '../webhooks/index.ts';
 import { csrfField, integrationsHeader, queryValue, sendShell, when } from './dashboard.layout.ts';
@@ -196,15 +195,16 @@ function deliveryRows(webhook: WebhookView, deliveries: WebhookDeliveryView[], s
 </table></div>`;
 }
 
-export function webhookPages(app: FastifyInstance, ctx: AppContext): void {
-  const deps: WebhookDeps = { db: ctx.db, clock: ctx.clock, allowPrivateUrls: ctx.config.webhookAllowPrivateUrls };
+export function webhookPages(app: FastifyInstance, deps: Deps): void {
   const load = (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, session: Session) =>
-    orNotFound(request, reply, session, NOT_FOUND, () => getWebhook(ctx.db, sessionTenant(session), request.params.id));
+    orNotFound(request, reply, session, NOT_FOUND, () =>
+      getWebhook(deps.db, sessionTenant(session), request.params.id),
+    );
 
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
-    const list = await listWebhooks(ctx.db, sessionTenant(session), { page: 1, per_page: 100 });
+    const list = await listWebhooks(deps.db, sessionTenant(session), { page: 1, per_page: 100 });
     const deleted = queryValue(request, 'deleted');
     return sendShell(request, reply, session, {
       title: 'Webhooks',
@@ -217,7 +217,7 @@ ${endpointTable(list.data, session)}`,
   });
 
   app.get(`${BASE}/new`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     return sendShell(request, reply, session, {
       title: 'Add Endpoint',
@@ -226,7 +226,7 @@ ${endpointTable(list.data, session)}`,
   });
 
   app.post(BASE, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireFormSession(ctx, request, reply);
+    const session = await requireFormSession(deps, request, reply);
     if (!session) return reply;
     const values = postedValues(request);
     const showError = (error: { param?: string; message: string }) =>
@@ -252,12 +252,12 @@ ${endpointTable(list.data, session)}`,
   });
 
   app.get<{ Params: { id: string } }>(`${BASE}/:id`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const found = await load(request, reply, session);
     if (!found.found) return found.reply;
     const webhook = found.value;
-    const deliveries = await listDeliveries(ctx.db, sessionTenant(session), webhook.id, {
+    const deliveries = await listDeliveries(deps.db, sessionTenant(session), webhook.id, {
       page: 1,
       per_page: DELIVERIES_SHOWN,
     });
@@ -313,7 +313,7 @@ ${deliveryRows(webhook, deliveries.data, session)}`,
   });
 
   app.get<{ Params: { id: string } }>(`${BASE}/:id/edit`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const found = await load(request, reply, session);
     if (!found.found) return found.reply;
@@ -326,7 +326,7 @@ ${deliveryRows(webhook, deliveries.data, session)}`,
   });
 
   app.post<{ Params: { id: string } }>(`${BASE}/:id`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireFormSession(ctx, request, reply);
+    const session = await requireFormSession(deps, request, reply);
     if (!session) return reply;
     const found = await load(request, reply, session);
     if (!found.found) return found.reply;
@@ -355,7 +355,7 @@ ${deliveryRows(webhook, deliveries.data, session)}`,
   });
 
   app.post<{ Params: { id: string } }>(`${BASE}/:id/test`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireFormSession(ctx, request, reply);
+    const session = await requireFormSession(deps, request, reply);
     if (!session) return reply;
     const eventType = formField(request, 'event_type').slice(0, 64);
     try {
@@ -380,7 +380,7 @@ ${deliveryRows(webhook, deliveries.data, session)}`,
     `${BASE}/:id/deliveries/:deliveryId/retry`,
     { schema: { hide: true } },
     async (request, reply) => {
-      const session = await requireFormSession(ctx, request, reply);
+      const session = await requireFormSession(deps, request, reply);
       if (!session) return reply;
       const found = await orNotFound(request, reply, session, 'There is no such delivery in this environment.', () =>
         retryDelivery(deps, sessionTenant(session), request.params.id, request.params.deliveryId),
@@ -391,7 +391,7 @@ ${deliveryRows(webhook, deliveries.data, session)}`,
   );
 
   app.post<{ Params: { id: string } }>(`${BASE}/:id/status`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireFormSession(ctx, request, reply);
+    const session = await requireFormSession(deps, request, reply);
     if (!session) return reply;
     const status = formField(request, 'status') === 'active' ? 'active' : 'disabled';
     const found = await orNotFound(request, reply, session, NOT_FOUND, () =>
@@ -405,7 +405,7 @@ ${deliveryRows(webhook, deliveries.data, session)}`,
     `${BASE}/:id/rotate-secret`,
     { schema: { hide: true } },
     async (request, reply) => {
-      const session = await requireSession(ctx, request, reply);
+      const session = await requireSession(deps, request, reply);
       if (!session) return reply;
       const found = await load(request, reply, session);
       if (!found.found) return found.reply;
@@ -427,7 +427,7 @@ ${deliveryRows(webhook, deliveries.data, session)}`,
     `${BASE}/:id/rotate-secret`,
     { schema: { hide: true } },
     async (request, reply) => {
-      const session = await requireFormSession(ctx, request, reply);
+      const session = await requireFormSession(deps, request, reply);
       if (!session) return reply;
       const found = await orNotFound(request, reply, session, NOT_FOUND, () =>
         rotateWebhookSecret(deps, sessionTenant(session), request.params.id),
@@ -438,7 +438,7 @@ ${deliveryRows(webhook, deliveries.data, session)}`,
   );
 
   app.get<{ Params: { id: string } }>(`${BASE}/:id/delete`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const found = await load(request, reply, session);
     if (!found.found) return found.reply;
@@ -455,10 +455,10 @@ ${deliveryRows(webhook, deliveries.data, session)}`,
   });
 
   app.post<{ Params: { id: string } }>(`${BASE}/:id/delete`, { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireFormSession(ctx, request, reply);
+    const session = await requireFormSession(deps, request, reply);
     if (!session) return reply;
     const found = await orNotFound(request, reply, session, NOT_FOUND, () =>
-      deleteWebhook(ctx.db, sessionTenant(session), request.params.id),
+      deleteWebhook(deps.db, sessionTenant(session), request.params.id),
     );
     if (!found.found) return found.reply;
     return reply.redirect(`${BASE}?deleted=1`, 303);

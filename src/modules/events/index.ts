@@ -1,10 +1,2 @@
-export {
-  EVENT_TYPES,
-  type EventPayload,
-  type EventSubscriber,
-  type EventType,
-  eventPayload,
-  publishEvent,
-  recordSampleEvent,
-  subscribeToEvents,
-} from './events.service.ts';
+export { EVENT_TYPES, type EventPayload, type EventType } from '../../core/events.ts';
+export { type EventSubscriber, eventPayload, eventPublisher, recordSampleEvent } from './events.service.ts';

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import { serviceUnavailable } from '../../core/errors.ts';
 
 const tags = ['Operations'];
 
-export function healthRoutes(app: FastifyInstance, ctx: AppContext) {
+export function healthRoutes(app: FastifyInstance, deps: Deps) {
   app.get(
     '/healthz',
     {
@@ -30,12 +30,12 @@ export function healthRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async () => {
       try {
-        await ctx.database.ping();
+        await deps.database.ping();
       } catch {
         // not logged: the requests and workers that need the database report the outage
         throw serviceUnavailable('The database is not reachable.');
       }
-      return { status: 'ok' as const, database: ctx.database.kind };
+      return { status: 'ok' as const, database: deps.database.kind };
     },
   );
 }

@@ -5,7 +5,6 @@ import { type Sql, transaction } from '../../core/db.ts';
 import { AppError, invalidParameter } from '../../core/errors.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { adjustCustomerBalances } from '../customers/index.ts';
-import { publishEvent } from '../events/index.ts';
 import {
   chargeCard,
   type PaymentRow,
@@ -51,9 +50,9 @@ export async function payInvoice(deps: InvoiceDeps, tenant: Tenant, id: string, 
     const attempt = { invoiceId: id, customerId: row.customer_id, amount, currency: row.currency, now };
     let payment: PaymentRow;
     if (input.method !== undefined) {
-      payment = await recordOfflinePayment(tx, tenant, input.method, attempt);
+      payment = await recordOfflinePayment(deps, tx, tenant, input.method, attempt);
     } else {
-      requireProcessor(deps.processors, tenant);
+      requireProcessor(deps.payments, tenant);
       const card = await paymentMethodForCharge(tx, tenant, row.customer_id, input.payment_method_id);
       if (!card) {
         throw new AppError(
@@ -62,7 +61,7 @@ export async function payInvoice(deps: InvoiceDeps, tenant: Tenant, id: string, 
           { param: 'payment_method_id' },
         );
       }
-      payment = await chargeCard(tx, deps.processors, tenant, card, attempt);
+      payment = await chargeCard(deps, tx, tenant, card, attempt);
     }
     if (payment.status === 'failed') {
       const error = {
@@ -89,7 +88,7 @@ export async function payInvoice(deps: InvoiceDeps, tenant: Tenant, id: string, 
     );
     await adjustCustomerBalances(tx, tenant, row.customer_id, { spent: amount });
     const view = await loadInvoiceView(tx, tenant, id, now);
-    if (paidInFull) await publishEvent(tx, tenant, 'invoice.paid', view, now);
+    if (paidInFull) await deps.events.publish(tx, tenant, 'invoice.paid', view, now);
     return { view };
   });
   if ('declined' in outcome) {
@@ -122,7 +121,7 @@ export async function refundInvoice(
       );
     }
     const refundTo = input.refund_to ?? 'original_payment_method';
-    const refund = await refundInvoicePayments(tx, deps.processors, tenant, {
+    const refund = await refundInvoicePayments(deps, tx, tenant, {
       invoiceId: id,
       customerId: row.customer_id,
       amount,

@@ -11,7 +11,6 @@ export {
   getInvoice,
   type InvoiceDeps,
   type IssuedInvoice,
-  invoiceDeps,
   listInvoices,
   loadInvoiceView,
   markOverdueInvoices,

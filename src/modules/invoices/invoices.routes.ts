@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
 import { sendList } from '../../core/http/pagination.ts';
 import { CommonErrors, errors, IdParams } from '../../core/http/schemas.ts';
@@ -27,10 +27,9 @@ async function emptyBodyIsEmptyObject(request: FastifyRequest) {
   if (request.body === undefined || request.body === null) request.body = {};
 }
 
-export function invoiceRoutes(app: FastifyInstance, ctx: AppContext) {
+export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Invoice);
-  const deps = invoices.invoiceDeps(ctx);
 
   api.get(
     '/v1/invoices',

@@ -1,26 +1,17 @@
-// Invoices: issue (numbered in the issuing transaction), finalize, void, read and list, and
-// the overdue sweep. Taking money lives in collection.service.ts.
-//
-// Lock order, to stay free of deadlocks with every caller (bookings included):
-// invoice row -> customer row -> invoice counter.
-import type { Clock } from '../../core/clock.ts';
-import type { AppContext } from '../../core/context.ts';
 import { periodEnd, periodStart } from '../../core/dates.ts';
 import { isoTimestamp, type Sql, transaction } from '../../core/db.ts';
+import type { Deps } from '../../core/deps.ts';
 import type { Mailer } from '../../core/email.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
-import { pageRequest, pagination, parseIds } from '../../core/http/pagination.ts';
 import { newId, randomBase62 } from '../../core/ids.ts';
+import { pageRequest, pagination, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { adjustCustomerBalances } from '../customers/index.ts';
-import { publishEvent } from '../events/index.ts';
 import {
-  builtInProcessors,
   chargeCard,
   listPayments,
   listRefunds,
   type PaymentMethodRow,
-  type PaymentProcessors,
   type PaymentRow,
   paymentMethodForCharge,
   paymentSummary,
@@ -34,17 +25,7 @@ import * as repository from './invoices.repository.ts';
 import type { CustomerInvoiceListQuery, InvoiceListQuery, InvoiceView } from './invoices.schemas.ts';
 import type { LineItem } from './totals.ts';
 
-export interface InvoiceDeps {
-  db: Sql;
-  clock: Clock;
-  mailer: Mailer;
-  processors: PaymentProcessors;
-}
-
-/** What other modules pass to createBookingInvoice / createCancellationFeeInvoice. */
-export function invoiceDeps(ctx: Pick<AppContext, 'db' | 'clock' | 'mailer'>): InvoiceDeps {
-  return { db: ctx.db, clock: ctx.clock, mailer: ctx.mailer, processors: builtInProcessors() };
-}
+export type InvoiceDeps = Deps;
 
 const DUE_IN_DAYS = 14;
 
@@ -179,9 +160,9 @@ export async function issueInvoice(
   if (!party) throw notFound('customer', spec.customerId, 'customer_id');
   let card: PaymentMethodRow | undefined;
   if (charging) {
-    if (spec.charge === 'required') requireProcessor(deps.processors, tenant);
+    if (spec.charge === 'required') requireProcessor(deps.payments, tenant);
     // Without a processor (live, unconfigured) a booking's invoice is simply left to be paid.
-    if (processorFor(deps.processors, tenant.environment)) {
+    if (processorFor(deps.payments, tenant.environment)) {
       card = await paymentMethodForCharge(tx, tenant, spec.customerId, undefined);
     }
     if (!card && spec.charge === 'required') {
@@ -226,7 +207,7 @@ export async function issueInvoice(
   await repository.insertInvoice(tx, tenant, { ...row, issued_at: null, paid_at: null, now });
   if (!issued) {
     const draft = invoiceView(row, [], [], now);
-    await publishEvent(tx, tenant, 'invoice.created', draft, now);
+    await deps.events.publish(tx, tenant, 'invoice.created', draft, now);
     return { invoice: draft, declined: null };
   }
 
@@ -242,7 +223,7 @@ export async function issueInvoice(
     paid_at: zeroTotal ? now : undefined,
   };
   if (card) {
-    payment = await chargeCard(tx, deps.processors, tenant, card, {
+    payment = await chargeCard(deps, tx, tenant, card, {
       invoiceId: row.id,
       customerId: row.customer_id,
       amount: row.total,
@@ -271,7 +252,7 @@ export async function issueInvoice(
     issued_at: now.toISOString(),
     paid_at: zeroTotal ? now.toISOString() : null,
   });
-  const eventIds = [(await publishEvent(tx, tenant, 'invoice.created', invoiceView(row, [], [], now), now)).id];
+  const eventIds = [(await deps.events.publish(tx, tenant, 'invoice.created', invoiceView(row, [], [], now), now)).id];
   const payments = payment ? [payment] : [];
   if (payment?.status === 'succeeded') {
     Object.assign(row, {
@@ -283,7 +264,8 @@ export async function issueInvoice(
   }
   row.last_payment_error = issuing.last_payment_error ?? null;
   const invoice = invoiceView(row, payments, [], now);
-  if (invoice.status === 'paid') eventIds.push((await publishEvent(tx, tenant, 'invoice.paid', invoice, now)).id);
+  if (invoice.status === 'paid')
+    eventIds.push((await deps.events.publish(tx, tenant, 'invoice.paid', invoice, now)).id);
   invoice.number = await repository.assignInvoiceNumber(tx, tenant, { invoiceId: row.id, placeholder, eventIds });
   if (spec.sendEmail) await queueInvoiceEmail(tx, deps.mailer, tenant, invoice, party.business_name);
   return { invoice, declined };
@@ -350,7 +332,7 @@ export async function finalizeInvoice(
     for (const type of zeroTotal
       ? (['invoice.finalized', 'invoice.paid'] as const)
       : (['invoice.finalized'] as const)) {
-      eventIds.push((await publishEvent(tx, tenant, type, view, now)).id);
+      eventIds.push((await deps.events.publish(tx, tenant, type, view, now)).id);
     }
     view.number = await repository.assignInvoiceNumber(tx, tenant, { invoiceId: id, placeholder, eventIds });
     if (input.send_email ?? row.send_email) {
@@ -388,7 +370,7 @@ export async function voidInvoice(
       now,
     );
     const view = await loadInvoiceView(tx, tenant, id, now);
-    await publishEvent(tx, tenant, 'invoice.voided', view, now);
+    await deps.events.publish(tx, tenant, 'invoice.voided', view, now);
     return view;
   });
 }
@@ -439,16 +421,15 @@ export async function listCustomerInvoices(
  * the sweep to one account.
  */
 export async function markOverdueInvoices(
-  db: Sql,
-  clock: Clock,
+  deps: InvoiceDeps,
   options: { limit?: number; accountId?: string } = {},
 ): Promise<number> {
-  const now = clock.now();
-  return transaction(db, async (tx) => {
+  const now = deps.clock.now();
+  return transaction(deps.db, async (tx) => {
     const marked = await repository.markOverdue(tx, utcDay(now), now, options.limit ?? 100, options.accountId);
     for (const invoice of marked) {
       const tenant: Tenant = { accountId: invoice.account_id, environment: invoice.environment };
-      await publishEvent(tx, tenant, 'invoice.overdue', await loadInvoiceView(tx, tenant, invoice.id, now), now);
+      await deps.events.publish(tx, tenant, 'invoice.overdue', await loadInvoiceView(tx, tenant, invoice.id, now), now);
     }
     return marked.length;
   });

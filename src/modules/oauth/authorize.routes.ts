@@ -2,7 +2,7 @@
 // page; POST /oauth/authorize takes the decision. Errors about the client or its redirect URI
 // are pages; every other error goes back to the app (RFC 6749 §4.1.2.1) with state and iss.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import { AppError, isServiceUnavailable } from '../../core/errors.ts';
 import { logUnavailable } from '../../core/logger.ts';
 import {
@@ -38,7 +38,7 @@ function parametersOf(source: unknown): AuthorizationParameters {
   return source && typeof source === 'object' ? (source as AuthorizationParameters) : {};
 }
 
-export function authorizeRoutes(server: FastifyInstance, ctx: AppContext) {
+export function authorizeRoutes(server: FastifyInstance, deps: Deps) {
   // a plugin of its own, so that its failures are pages for the user, not the API's JSON
   server.register(async (app) => {
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -63,16 +63,16 @@ export function authorizeRoutes(server: FastifyInstance, ctx: AppContext) {
         clientError ? 400 : 500,
       );
     });
-    authorizePages(app, ctx);
+    authorizePages(app, deps);
   });
 }
 
-function authorizePages(app: FastifyInstance, ctx: AppContext) {
-  const issuer = () => ctx.config.authUrl;
+function authorizePages(app: FastifyInstance, deps: Deps) {
+  const issuer = () => deps.config.authUrl;
 
   /** Checks the request; answers the error (page or redirect) itself and returns null then. */
   async function validRequest(params: AuthorizationParameters, reply: FastifyReply, status: 302 | 303) {
-    const check = await checkAuthorizationRequest(ctx.db, params);
+    const check = await checkAuthorizationRequest(deps.db, params);
     if (check.outcome === 'error_page') {
       await sendPage(reply, authorizationErrorPage(check.message), 400);
       return null;
@@ -95,7 +95,7 @@ function authorizePages(app: FastifyInstance, ctx: AppContext) {
     const authorization = await validRequest(params, reply, 302);
     if (!authorization) return reply;
     // not signed in: the sign-in page brings the user back here
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     if (!userMayApprove(authorization.app, session)) {
       return sendPage(reply, wrongAccountPage({ email: session.userEmail }, authorization.app.name), 403);
@@ -118,7 +118,7 @@ function authorizePages(app: FastifyInstance, ctx: AppContext) {
 
   app.post('/oauth/authorize', { schema: { hide: true } }, async (request, reply) => {
     const params = parametersOf(request.body);
-    const session = await currentSession(ctx, request);
+    const session = await currentSession(deps, request);
     if (!session) return sendPage(reply, sessionExpiredPage(), 403);
     if (!verifyCsrf(session, params._csrf)) return sendForbidden(reply);
     const authorization = await validRequest(params, reply, 303);
@@ -128,7 +128,7 @@ function authorizePages(app: FastifyInstance, ctx: AppContext) {
     }
     const response =
       params.decision === 'approve'
-        ? { code: await issueAuthorizationCode(ctx.db, ctx.clock, authorization, session.userId) }
+        ? { code: await issueAuthorizationCode(deps.db, deps.clock, authorization, session.userId) }
         : { error: 'access_denied', error_description: 'The user denied access.' };
     const target = redirectWith(authorization.redirectUri, { ...response, state: authorization.state, iss: issuer() });
     // 303: the browser follows with a GET and does not re-send the form (RFC 9700 §4.12)

@@ -13,7 +13,6 @@ export {
   updateOAuthApp,
   updateOAuthAppRedirectUris,
 } from './apps.service.ts';
-export { oauthAppCommands } from './oauth.cli.ts';
 export { authorizationServerMetadata, oauthRoutes } from './oauth.routes.ts';
 export { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from './scopes.ts';
 export type { OAuthGrantView } from './tokens.repository.ts';

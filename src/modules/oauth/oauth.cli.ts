@@ -1,31 +1,9 @@
 // `fieldhand oauth-apps create|list|delete`: registering apps before (and besides) the dashboard.
 import fs from 'node:fs';
-import type { registerCommand } from '../../cli.ts';
-import { systemClock } from '../../core/clock.ts';
-import { AppError } from '../../core/errors.ts';
+import { type CliCommand, CliError, environmentOption, optionalText, requiredText, textList } from '../../core/cli.ts';
 import { migrate } from '../../core/migrate.ts';
-import { ENVIRONMENTS, type Environment } from '../../core/tenant.ts';
+import { ENVIRONMENTS } from '../../core/tenant.ts';
 import { createOAuthApp, deleteOAuthApp, listOAuthApps, logoDataUrl } from './apps.service.ts';
-
-type CliCommand = Parameters<typeof registerCommand>[1];
-type Options = Parameters<CliCommand['run']>[0];
-
-function text(options: Options, name: string): string | undefined {
-  const value = options[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function required(options: Options, name: string): string {
-  const value = text(options, name);
-  if (value === undefined) throw new AppError('missing_required_field', `--${name} is required`);
-  return value;
-}
-
-function list(options: Options, name: string): string[] {
-  const value = options[name];
-  const values = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
-  return values.flatMap((item) => item.split(/[\s,]+/)).filter(Boolean);
-}
 
 /** --logo FILE: a PNG, JPEG, GIF or WebP file, stored as the app's logo. */
 function logoFromFile(path: string | undefined): string | undefined {
@@ -34,16 +12,11 @@ function logoFromFile(path: string | undefined): string | undefined {
   try {
     bytes = fs.readFileSync(path);
   } catch {
-    throw new AppError('parameter_invalid', `--logo: cannot read ${path}`);
+    throw new CliError(`--logo: cannot read ${path}`);
   }
   const dataUrl = logoDataUrl(bytes);
-  if (!dataUrl) throw new AppError('parameter_invalid', '--logo must be a PNG, JPEG, GIF or WebP image');
+  if (!dataUrl) throw new CliError('--logo must be a PNG, JPEG, GIF or WebP image');
   return dataUrl;
-}
-
-function environment(value: string | undefined): Environment {
-  if (value !== 'test' && value !== 'live') throw new AppError('parameter_invalid', '--env must be test or live');
-  return value;
 }
 
 export const oauthAppCommands: Record<string, CliCommand> = {
@@ -58,17 +31,20 @@ export const oauthAppCommands: Record<string, CliCommand> = {
       public: { type: 'boolean' },
       scope: { type: 'string', multiple: true },
     },
-    run: async (options, db) => {
-      await migrate(db.sql);
-      const tenant = { accountId: required(options, 'account'), environment: environment(required(options, 'env')) };
-      const redirectUris = list(options, 'redirect-uri');
-      if (redirectUris.length === 0) throw new AppError('missing_required_field', '--redirect-uri is required');
-      const scopes = list(options, 'scope');
-      const created = await createOAuthApp(db.sql, systemClock, tenant, {
-        name: required(options, 'name'),
-        description: text(options, 'description'),
+    run: async (options, deps) => {
+      await migrate(deps.db);
+      const tenant = {
+        accountId: requiredText(options, 'account'),
+        environment: environmentOption(optionalText(options, 'env')),
+      };
+      const redirectUris = textList(options, 'redirect-uri');
+      if (redirectUris.length === 0) throw new CliError('--redirect-uri is required');
+      const scopes = textList(options, 'scope');
+      const created = await createOAuthApp(deps.db, deps.clock, tenant, {
+        name: requiredText(options, 'name'),
+        description: optionalText(options, 'description'),
         redirectUris,
-        logoUrl: logoFromFile(text(options, 'logo')),
+        logoUrl: logoFromFile(optionalText(options, 'logo')),
         public: options.public === true,
         scopes: scopes.length > 0 ? scopes : undefined,
       });
@@ -79,21 +55,21 @@ export const oauthAppCommands: Record<string, CliCommand> = {
   },
   'oauth-apps list': {
     options: { account: { type: 'string' }, env: { type: 'string' } },
-    run: async (options, db) => {
-      await migrate(db.sql);
-      const accountId = required(options, 'account');
-      const env = text(options, 'env');
-      const environments = env === undefined ? ENVIRONMENTS : [environment(env)];
+    run: async (options, deps) => {
+      await migrate(deps.db);
+      const accountId = requiredText(options, 'account');
+      const env = optionalText(options, 'env');
+      const environments = env === undefined ? ENVIRONMENTS : [environmentOption(env)];
       const apps = [];
-      for (const each of environments) apps.push(...(await listOAuthApps(db.sql, { accountId, environment: each })));
+      for (const each of environments) apps.push(...(await listOAuthApps(deps.db, { accountId, environment: each })));
       return apps;
     },
   },
   'oauth-apps delete': {
     options: { id: { type: 'string' } },
-    run: async (options, db) => {
-      await migrate(db.sql);
-      return deleteOAuthApp(db.sql, systemClock, required(options, 'id'));
+    run: async (options, deps) => {
+      await migrate(deps.db);
+      return deleteOAuthApp(deps.db, deps.clock, requiredText(options, 'id'));
     },
   },
 };

@@ -2,7 +2,7 @@
 // and metadata (RFC 8414). They are not /v1 routes: no API credential, and errors in the flat
 // RFC 6749 §5.2 shape from this plugin's own error handler, including unparseable bodies.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import { AppError, isServiceUnavailable } from '../../core/errors.ts';
 import { logUnavailable } from '../../core/logger.ts';
 import { authorizeRoutes } from './authorize.routes.ts';
@@ -135,13 +135,13 @@ function sendOAuthError(request: FastifyRequest, reply: FastifyReply, raw: unkno
     .send(error.toBody());
 }
 
-export function oauthRoutes(app: FastifyInstance, ctx: AppContext) {
+export function oauthRoutes(app: FastifyInstance, deps: Deps) {
   const metadata = async (_request: FastifyRequest, reply: FastifyReply) =>
-    reply.header('cache-control', 'public, max-age=300').send(authorizationServerMetadata(ctx.config.authUrl));
+    reply.header('cache-control', 'public, max-age=300').send(authorizationServerMetadata(deps.config.authUrl));
   app.get('/.well-known/oauth-authorization-server', metadata);
   app.get('/.well-known/openid-configuration', metadata);
   // browser pages: their errors are pages or redirects, not JSON
-  authorizeRoutes(app, ctx);
+  authorizeRoutes(app, deps);
 
   app.register(
     async (oauth) => {
@@ -159,16 +159,16 @@ export function oauthRoutes(app: FastifyInstance, ctx: AppContext) {
       oauth.post('/token', async (request, reply) => {
         const params = bodyParameters(request.body);
         const grantType = required(params, 'grant_type');
-        const client = await authenticateClient(ctx.db, clientCredentials(request, params));
+        const client = await authenticateClient(deps.db, clientCredentials(request, params));
         let response: Awaited<ReturnType<typeof redeemAuthorizationCode>>;
         if (grantType === 'authorization_code') {
-          response = await redeemAuthorizationCode(ctx.db, ctx.clock, client, {
+          response = await redeemAuthorizationCode(deps.db, deps.clock, client, {
             code: required(params, 'code'),
             redirectUri: required(params, 'redirect_uri'),
             codeVerifier: params.get('code_verifier'),
           });
         } else if (grantType === 'refresh_token') {
-          response = await rotateRefreshToken(ctx.db, ctx.clock, client, {
+          response = await rotateRefreshToken(deps.db, deps.clock, client, {
             refreshToken: required(params, 'refresh_token'),
             scope: params.get('scope'),
           });
@@ -181,8 +181,8 @@ export function oauthRoutes(app: FastifyInstance, ctx: AppContext) {
       oauth.post('/revoke', async (request, reply) => {
         const params = bodyParameters(request.body);
         const token = required(params, 'token');
-        const client = await authenticateClient(ctx.db, clientCredentials(request, params));
-        await revokeTokenOfApp(ctx.db, ctx.clock, client, token);
+        const client = await authenticateClient(deps.db, clientCredentials(request, params));
+        await revokeTokenOfApp(deps.db, deps.clock, client, token);
         return reply.headers(NO_STORE).send();
       });
     },

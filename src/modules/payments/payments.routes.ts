@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
 import { sendList } from '../../core/http/pagination.ts';
 import { CommonErrors, errors, IdParams } from '../../core/http/schemas.ts';
@@ -15,16 +15,14 @@ import {
   UpdatePaymentMethodBody,
 } from './payments.schemas.ts';
 import * as payments from './payments.service.ts';
-import { builtInProcessors } from './processor.ts';
 
 const tags = ['Payment methods'];
 
-export function paymentMethodRoutes(app: FastifyInstance, ctx: AppContext) {
+export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(PaymentMethod);
   app.addSchema(Payment);
   app.addSchema(Refund);
-  const deps = { db: ctx.db, clock: ctx.clock, processors: builtInProcessors() };
 
   api.post(
     '/v1/customers/:id/payment_methods',
@@ -63,7 +61,7 @@ export function paymentMethodRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const list = await payments.listPaymentMethods(ctx.db, tenantOf(request), request.params.id, request.query);
+      const list = await payments.listPaymentMethods(deps.db, tenantOf(request), request.params.id, request.query);
       return sendList(reply, list, request.query.fields);
     },
   );

@@ -1,13 +1,10 @@
-// Cards on file, charges and refunds. The invoices module decides what is owed; this module
-// moves (test) money and keeps the record of every attempt.
-import type { Clock } from '../../core/clock.ts';
 import { isoTimestamp, type Sql, transaction } from '../../core/db.ts';
+import type { Deps } from '../../core/deps.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
-import { pageRequest, pagination, parseIds } from '../../core/http/pagination.ts';
 import { newId } from '../../core/ids.ts';
+import { pageRequest, pagination, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { findCustomer } from '../customers/index.ts';
-import { publishEvent } from '../events/index.ts';
 import * as repository from './payments.repository.ts';
 import type {
   NewPaymentMethodBody,
@@ -20,11 +17,7 @@ import type {
 } from './payments.schemas.ts';
 import { luhnValid, type PaymentProcessor, type PaymentProcessors, processorFor } from './processor.ts';
 
-export interface PaymentDeps {
-  db: Sql;
-  clock: Clock;
-  processors: PaymentProcessors;
-}
+export type PaymentDeps = Deps;
 
 export function requireProcessor(processors: PaymentProcessors, tenant: Tenant): PaymentProcessor {
   const processor = processorFor(processors, tenant.environment);
@@ -106,7 +99,7 @@ export async function addPaymentMethod(
   input: NewPaymentMethodBody,
 ): Promise<PaymentMethodView> {
   await requireCustomer(deps.db, tenant, customerId);
-  const processor = requireProcessor(deps.processors, tenant);
+  const processor = requireProcessor(deps.payments, tenant);
   const number = input.card.number.replace(/[ -]/g, '');
   if (!luhnValid(number)) throw invalidParameter('card.number', 'The card number is not a valid card number.');
   const now = deps.clock.now();
@@ -208,13 +201,13 @@ export interface PaymentAttempt {
  * with its payment.succeeded or payment.failed event. Never throws for a decline.
  */
 export async function chargeCard(
+  deps: PaymentDeps,
   tx: Sql,
-  processors: PaymentProcessors,
   tenant: Tenant,
   card: repository.PaymentMethodRow,
   attempt: PaymentAttempt,
 ): Promise<repository.PaymentRow> {
-  const processor = requireProcessor(processors, tenant);
+  const processor = requireProcessor(deps.payments, tenant);
   const result = await processor.charge({
     token: card.processor_token,
     amount: attempt.amount,
@@ -237,12 +230,19 @@ export async function chargeCard(
     created_at: attempt.now.toISOString(),
   };
   await repository.insertPayment(tx, tenant, row);
-  await publishEvent(tx, tenant, result.ok ? 'payment.succeeded' : 'payment.failed', paymentView(row), attempt.now);
+  await deps.events.publish(
+    tx,
+    tenant,
+    result.ok ? 'payment.succeeded' : 'payment.failed',
+    paymentView(row),
+    attempt.now,
+  );
   return row;
 }
 
 /** Cash or a check handed to the business: nothing to charge, only the record. */
 export async function recordOfflinePayment(
+  deps: PaymentDeps,
   tx: Sql,
   tenant: Tenant,
   method: 'cash' | 'check',
@@ -265,7 +265,7 @@ export async function recordOfflinePayment(
     created_at: attempt.now.toISOString(),
   };
   await repository.insertPayment(tx, tenant, row);
-  await publishEvent(tx, tenant, 'payment.succeeded', paymentView(row), attempt.now);
+  await deps.events.publish(tx, tenant, 'payment.succeeded', paymentView(row), attempt.now);
   return row;
 }
 
@@ -275,8 +275,8 @@ export async function recordOfflinePayment(
  * go back through the processor; to account credit nothing leaves the business.
  */
 export async function refundInvoicePayments(
+  deps: PaymentDeps,
   tx: Sql,
-  processors: PaymentProcessors,
   tenant: Tenant,
   input: {
     invoiceId: string;
@@ -296,7 +296,7 @@ export async function refundInvoicePayments(
       if (left === 0) break;
       const part = Math.min(left, payment.amount - payment.amount_refunded);
       if (payment.method === 'card' && payment.processor_reference) {
-        await requireProcessor(processors, tenant).refund({
+        await requireProcessor(deps.payments, tenant).refund({
           chargeReference: payment.processor_reference,
           amount: part,
         });
@@ -318,6 +318,6 @@ export async function refundInvoicePayments(
     created_at: input.now.toISOString(),
   };
   await repository.insertRefund(tx, tenant, row);
-  await publishEvent(tx, tenant, 'payment.refunded', refundView(row), input.now);
+  await deps.events.publish(tx, tenant, 'payment.refunded', refundView(row), input.now);
   return row;
 }

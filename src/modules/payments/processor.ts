@@ -1,46 +1,18 @@
 // The payment-processor interface and its built-in test-mode processor (no network, no
 // money). A card number reaches only `addCard`; from then on we hold the processor's token.
 import { randomBase62 } from '../../core/ids.ts';
-import type { Environment } from '../../core/tenant.ts';
+import type { CardBrand, DeclineCode, PaymentProcessor, PaymentProcessors } from '../../core/payments.ts';
 
-export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'unknown';
-export type DeclineCode = 'card_declined' | 'insufficient_funds';
-
-export interface CardDetails {
-  number: string;
-  expMonth: number;
-  expYear: number;
-  cvc: string;
-}
-
-export interface StoredCard {
-  token: string;
-  brand: CardBrand;
-  last4: string;
-}
-
-export type ChargeResult =
-  | { ok: true; reference: string }
-  | { ok: false; code: DeclineCode; message: string; reference: string | null };
-
-export interface PaymentProcessor {
-  readonly name: string;
-  /** Vaults a card and returns the token we keep; declines happen at charge time, not here. */
-  addCard(card: CardDetails): Promise<StoredCard>;
-  charge(input: { token: string; amount: number; currency: string }): Promise<ChargeResult>;
-  /** Returns (part of) a charge to the card it came from. */
-  refund(input: { chargeReference: string; amount: number }): Promise<{ reference: string }>;
-}
-
-/** Which processor serves each environment; live has none until one is configured. */
-export interface PaymentProcessors {
-  test: PaymentProcessor;
-  live: PaymentProcessor | null;
-}
-
-export function processorFor(processors: PaymentProcessors, environment: Environment): PaymentProcessor | null {
-  return environment === 'test' ? processors.test : processors.live;
-}
+export type {
+  CardBrand,
+  CardDetails,
+  ChargeResult,
+  DeclineCode,
+  PaymentProcessor,
+  PaymentProcessors,
+  StoredCard,
+} from '../../core/payments.ts';
+export { processorFor } from '../../core/payments.ts';
 
 /** The Luhn checksum every real card number satisfies. */
 export function luhnValid(number: string): boolean {

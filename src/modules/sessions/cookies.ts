@@ -1,7 +1,7 @@
 // The dashboard's few cookies, read and written by hand: only sign-in pages and dashboard
 // routes look at them, so the API's requests never pay for a cookie parser (docs/decisions.md).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 
 export interface CookieOptions {
   maxAgeSeconds: number;
@@ -11,12 +11,12 @@ export interface CookieOptions {
   sameSite?: 'Lax' | 'Strict';
 }
 
-function secureCookies(ctx: AppContext): boolean {
-  return ctx.config.baseUrl.startsWith('https:') || ctx.config.authUrl.startsWith('https:');
+function secureCookies(deps: Deps): boolean {
+  return deps.config.baseUrl.startsWith('https:') || deps.config.authUrl.startsWith('https:');
 }
 
 /** An HttpOnly cookie, Secure when the site is served over https. */
-export function cookieHeader(ctx: AppContext, name: string, value: string, options: CookieOptions): string {
+export function cookieHeader(deps: Deps, name: string, value: string, options: CookieOptions): string {
   const parts = [
     `${name}=${value}`,
     `Path=${options.path ?? '/'}`,
@@ -24,7 +24,7 @@ export function cookieHeader(ctx: AppContext, name: string, value: string, optio
     `SameSite=${options.sameSite ?? 'Lax'}`,
     `Max-Age=${options.maxAgeSeconds}`,
   ];
-  if (secureCookies(ctx)) parts.push('Secure');
+  if (secureCookies(deps)) parts.push('Secure');
   return parts.join('; ');
 }
 

@@ -3,8 +3,8 @@
 // cookie of the very user it names is judged by that browser's own failures (throttle.ts).
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
 import type { Sql } from '../../core/db.ts';
+import type { Deps } from '../../core/deps.ts';
 import { hashSecret } from '../accounts/index.ts';
 import { appendCookie, cookieHeader, readCookie } from './cookies.ts';
 import * as repository from './sessions.repository.ts';
@@ -65,10 +65,10 @@ export async function rememberDevice(
   return token;
 }
 
-export function setDeviceCookie(ctx: AppContext, reply: FastifyReply, token: string): void {
+export function setDeviceCookie(deps: Deps, reply: FastifyReply, token: string): void {
   appendCookie(
     reply,
-    cookieHeader(ctx, DEVICE_COOKIE, token, {
+    cookieHeader(deps, DEVICE_COOKIE, token, {
       ...DEVICE_COOKIE_OPTIONS,
       maxAgeSeconds: Math.floor(DEVICE_MAX_MS / 1000),
     }),

@@ -1,6 +1,6 @@
 // Sign-in pages, sign-out, the test/live switch and the static files the pages use.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import { ASSET_FILES, ASSETS } from './assets.ts';
 import { html, layout, type SafeHtml, sendForbidden, sendPage } from './html.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
@@ -65,8 +65,8 @@ function loginPage(options: {
   });
 }
 
-export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerSecurityHeaders(app, ctx);
+export function sessionRoutes(app: FastifyInstance, deps: Deps): void {
+  registerSecurityHeaders(app, deps);
 
   app.get<{ Params: { name: string } }>(
     '/dashboard/assets/:name',
@@ -83,42 +83,42 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get('/dashboard/login', { schema: { hide: true } }, async (request, reply) => {
     const next = safeNext(queryField(request, 'next') || '/dashboard');
-    if (await currentSession(ctx, request)) return reply.redirect(next, 303);
+    if (await currentSession(deps, request)) return reply.redirect(next, 303);
     const notice = queryField(request, 'signed_out') ? 'You have signed out.' : undefined;
-    return sendPage(reply, loginPage({ token: loginCsrfToken(ctx, request, reply), next, notice }));
+    return sendPage(reply, loginPage({ token: loginCsrfToken(deps, request, reply), next, notice }));
   });
 
   app.post('/dashboard/login', { schema: { hide: true } }, async (request, reply) => {
     const next = safeNext(formField(request, 'next') || '/dashboard');
     const email = formField(request, 'email').slice(0, 320);
     if (!verifyLoginCsrf(request, formField(request, '_csrf'))) {
-      const token = loginCsrfToken(ctx, request, reply);
+      const token = loginCsrfToken(deps, request, reply);
       const error = 'This sign-in form expired or did not come from this site. Please sign in again.';
       return sendPage(reply, loginPage({ token, next, email, error }), 403);
     }
-    const result = await signIn(ctx, request, reply, email, formField(request, 'password').slice(0, 1024));
+    const result = await signIn(deps, request, reply, email, formField(request, 'password').slice(0, 1024));
     if (result.ok) return reply.redirect(next, 303);
     if (result.retryAfterSeconds) reply.header('retry-after', String(result.retryAfterSeconds));
     const status = result.reason === 'throttled' ? 429 : 401;
-    const token = loginCsrfToken(ctx, request, reply);
+    const token = loginCsrfToken(deps, request, reply);
     return sendPage(reply, loginPage({ token, next, email, error: result.message }), status);
   });
 
   app.post('/dashboard/logout', { schema: { hide: true } }, async (request, reply) => {
-    const session = await currentSession(ctx, request);
+    const session = await currentSession(deps, request);
     if (session && !verifyCsrf(session, formField(request, '_csrf'))) return sendForbidden(reply);
-    await signOut(ctx, request, reply);
+    await signOut(deps, request, reply);
     return reply.redirect('/dashboard/login?signed_out=1', 303);
   });
 
   // The test/live switch; `next` brings the admin back to the same page in the other environment.
   app.post('/dashboard/environment', { schema: { hide: true } }, async (request, reply) => {
-    const session = await requireSession(ctx, request, reply);
+    const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     if (!verifyCsrf(session, formField(request, '_csrf'))) return sendForbidden(reply);
     const environment = formField(request, 'environment');
     if (environment !== 'test' && environment !== 'live') return sendForbidden(reply);
-    await switchEnvironment(ctx, session, environment);
+    await switchEnvironment(deps, session, environment);
     return reply.redirect(environmentSwitchTarget(formField(request, 'next')), 303);
   });
 }
@@ -135,8 +135,8 @@ function environmentSwitchTarget(next: string): string {
 }
 
 /** For routes that only answer to a signed-in admin with a valid form token. */
-export async function requireFormSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
-  const session = await requireSession(ctx, request, reply);
+export async function requireFormSession(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
+  const session = await requireSession(deps, request, reply);
   if (!session) return null;
   if (!verifyCsrf(session, formField(request, '_csrf'))) {
     await sendForbidden(reply);

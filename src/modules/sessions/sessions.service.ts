@@ -3,8 +3,8 @@
 // a browser the user signed in from before is exempt from (devices.ts).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../core/context.ts';
 import { transaction } from '../../core/db.ts';
+import type { Deps } from '../../core/deps.ts';
 import { newId } from '../../core/ids.ts';
 import type { Environment, Tenant } from '../../core/tenant.ts';
 import { authenticateUser, hashSecret } from '../accounts/index.ts';
@@ -73,25 +73,25 @@ function expiry(createdAt: Date, now: Date): Date {
 const resolved = new WeakMap<FastifyRequest, Promise<Session | null>>();
 
 /** The signed-in session of this request, or null (looked up once per request). */
-export function currentSession(ctx: AppContext, request: FastifyRequest): Promise<Session | null> {
+export function currentSession(deps: Deps, request: FastifyRequest): Promise<Session | null> {
   let found = resolved.get(request);
   if (!found) {
-    found = lookUpSession(ctx, request);
+    found = lookUpSession(deps, request);
     resolved.set(request, found);
   }
   return found;
 }
 
-async function lookUpSession(ctx: AppContext, request: FastifyRequest): Promise<Session | null> {
+async function lookUpSession(deps: Deps, request: FastifyRequest): Promise<Session | null> {
   const token = readCookie(request, SESSION_COOKIE);
   if (!token || token.length > 100) return null;
-  const now = ctx.clock.now();
-  const row = await repository.findSessionByTokenHash(ctx.db, hashSecret(token), now);
+  const now = deps.clock.now();
+  const row = await repository.findSessionByTokenHash(deps.db, hashSecret(token), now);
   if (!row) return null;
   const session = toSession(row);
   if (now.getTime() - new Date(row.last_seen_at).getTime() >= TOUCH_EVERY_MS) {
     session.expiresAt = expiry(session.createdAt, now);
-    await repository.touchSession(ctx.db, session.id, now, session.expiresAt);
+    await repository.touchSession(deps.db, session.id, now, session.expiresAt);
   }
   return session;
 }
@@ -113,15 +113,15 @@ export function loginUrl(next: string): string {
 
 /**
  * The session, or null after answering with a redirect to the login page (which comes back
- * to this URL for a GET). Use: `const session = await requireSession(ctx, request, reply);
+ * to this URL for a GET). Use: `const session = await requireSession(deps, request, reply);
  * if (!session) return reply;`
  */
 export async function requireSession(
-  ctx: AppContext,
+  deps: Deps,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<Session | null> {
-  const session = await currentSession(ctx, request);
+  const session = await currentSession(deps, request);
   if (session) return session;
   const next = request.method === 'GET' ? request.url : '/dashboard';
   await reply.redirect(loginUrl(next), 303);
@@ -145,22 +145,22 @@ function throttled(until: Date, now: Date): SignInResult {
  * which believes X-Forwarded-For only from the proxies TRUST_PROXY names.
  */
 export async function signIn(
-  ctx: AppContext,
+  deps: Deps,
   request: FastifyRequest,
   reply: FastifyReply,
   email: string,
   password: string,
 ): Promise<SignInResult> {
-  const now = ctx.clock.now();
-  const device = await recognisedDevice(ctx.db, request, email, now);
+  const now = deps.clock.now();
+  const device = await recognisedDevice(deps.db, request, email, now);
   const subjects = throttleSubjects(email, request.ip, device);
-  const lock = await pausedUntil(ctx.db, subjects, now);
+  const lock = await pausedUntil(deps.db, subjects, now);
   if (lock) return throttled(lock, now);
 
-  const user = email && password ? await authenticateUser(ctx.db, email.trim(), password) : null;
+  const user = email && password ? await authenticateUser(deps.db, email.trim(), password) : null;
   if (!user) {
-    await transaction(ctx.db, (tx) => countFailure(tx, subjects, now));
-    const lockNow = await pausedUntil(ctx.db, subjects, now);
+    await transaction(deps.db, (tx) => countFailure(tx, subjects, now));
+    const lockNow = await pausedUntil(deps.db, subjects, now);
     if (lockNow) return throttled(lockNow, now);
     return { ok: false, reason: 'invalid_credentials', message: 'That e-mail and password do not match.' };
   }
@@ -177,31 +177,31 @@ export async function signIn(
     expiresAt: expiry(now, now),
   };
   // One transaction, cookies only after it: a failure leaves neither a session nor a device.
-  const deviceToken = await transaction(ctx.db, async (tx) => {
+  const deviceToken = await transaction(deps.db, async (tx) => {
     await forgetFailures(tx, subjects);
     const remembered = await rememberDevice(tx, request, user, now);
     await repository.deleteExpiredSessions(tx, user.id, now);
     await repository.insertSession(tx, row);
     return remembered;
   });
-  setDeviceCookie(ctx, reply, deviceToken);
-  appendCookie(reply, cookieHeader(ctx, SESSION_COOKIE, token, { maxAgeSeconds: Math.floor(SESSION_MAX_MS / 1000) }));
-  const session = await repository.findSessionByTokenHash(ctx.db, row.tokenHash, now);
+  setDeviceCookie(deps, reply, deviceToken);
+  appendCookie(reply, cookieHeader(deps, SESSION_COOKIE, token, { maxAgeSeconds: Math.floor(SESSION_MAX_MS / 1000) }));
+  const session = await repository.findSessionByTokenHash(deps.db, row.tokenHash, now);
   if (!session) throw new Error('session vanished right after it was created');
   return { ok: true, session: toSession(session) };
 }
 
 /** Ends the request's session (if any) and clears its cookie. */
-export async function signOut(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function signOut(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const token = readCookie(request, SESSION_COOKIE);
-  if (token) await repository.deleteSessionByTokenHash(ctx.db, hashSecret(token));
+  if (token) await repository.deleteSessionByTokenHash(deps.db, hashSecret(token));
   resolved.set(request, Promise.resolve(null));
-  appendCookie(reply, cookieHeader(ctx, SESSION_COOKIE, '', { maxAgeSeconds: 0 }));
+  appendCookie(reply, cookieHeader(deps, SESSION_COOKIE, '', { maxAgeSeconds: 0 }));
 }
 
 /** The test/live switch: every page of this session shows `environment` from now on. */
-export async function switchEnvironment(ctx: AppContext, session: Session, environment: Environment): Promise<void> {
-  await repository.setSessionEnvironment(ctx.db, session.id, environment);
+export async function switchEnvironment(deps: Deps, session: Session, environment: Environment): Promise<void> {
+  await repository.setSessionEnvironment(deps.db, session.id, environment);
   session.environment = environment;
 }
 
@@ -230,11 +230,11 @@ export function verifyCsrf(session: Session, token: unknown): boolean {
 }
 
 /** The login form's CSRF token: kept in a short-lived cookie and echoed in the form. */
-export function loginCsrfToken(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): string {
+export function loginCsrfToken(deps: Deps, request: FastifyRequest, reply: FastifyReply): string {
   const existing = readCookie(request, LOGIN_CSRF_COOKIE);
   if (wellFormed(existing)) return existing;
   const token = randomToken();
-  appendCookie(reply, cookieHeader(ctx, LOGIN_CSRF_COOKIE, token, { maxAgeSeconds: 60 * 60 }));
+  appendCookie(reply, cookieHeader(deps, LOGIN_CSRF_COOKIE, token, { maxAgeSeconds: 60 * 60 }));
   return token;
 }
 

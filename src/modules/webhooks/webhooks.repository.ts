@@ -1,5 +1,5 @@
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
-import type { PageRequest } from '../../core/http/pagination.ts';
+import type { PageRequest } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 
 export interface EndpointRow {

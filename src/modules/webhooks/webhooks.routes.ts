@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../core/context.ts';
+import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
 import { sendList } from '../../core/http/pagination.ts';
 import { CommonErrors, errors, IdParams } from '../../core/http/schemas.ts';
@@ -21,12 +21,11 @@ import * as webhooks from './webhooks.service.ts';
 
 const tags = ['Webhooks'];
 
-export function webhookRoutes(app: FastifyInstance, ctx: AppContext) {
+export function webhookRoutes(app: FastifyInstance, deps: Deps) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Webhook);
   app.addSchema(WebhookWithSecret);
   app.addSchema(WebhookDelivery);
-  const deps = { db: ctx.db, clock: ctx.clock, allowPrivateUrls: ctx.config.webhookAllowPrivateUrls };
 
   api.post(
     '/v1/webhooks',
@@ -59,7 +58,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const list = await webhooks.listWebhooks(ctx.db, tenantOf(request), request.query);
+      const list = await webhooks.listWebhooks(deps.db, tenantOf(request), request.query);
       return sendList(reply, list, request.query.fields);
     },
   );
@@ -75,7 +74,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: Type.Ref('Webhook'), ...errors(...CommonErrors) },
       },
     },
-    async (request) => webhooks.getWebhook(ctx.db, tenantOf(request), request.params.id),
+    async (request) => webhooks.getWebhook(deps.db, tenantOf(request), request.params.id),
   );
 
   api.patch(
@@ -108,7 +107,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      await webhooks.deleteWebhook(ctx.db, tenantOf(request), request.params.id);
+      await webhooks.deleteWebhook(deps.db, tenantOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -167,7 +166,7 @@ export function webhookRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const list = await webhooks.listDeliveries(ctx.db, tenantOf(request), request.params.id, request.query);
+      const list = await webhooks.listDeliveries(deps.db, tenantOf(request), request.params.id, request.query);
       return sendList(reply, list, request.query.fields);
     },
   );

@@ -1,8 +1,8 @@
-import type { Clock } from '../../core/clock.ts';
 import { isoTimestamp, type Sql, transaction } from '../../core/db.ts';
+import type { Deps } from '../../core/deps.ts';
 import { invalidParameter, notFound } from '../../core/errors.ts';
-import { pageRequest, pagination, parseIds } from '../../core/http/pagination.ts';
 import { newId } from '../../core/ids.ts';
+import { pageRequest, pagination, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { EVENT_TYPES, type EventSubscriber, type EventType, recordSampleEvent } from '../events/index.ts';
 import { sampleObject } from './sample-events.ts';
@@ -20,11 +20,7 @@ import type {
   WebhookWithSecretView,
 } from './webhooks.schemas.ts';
 
-export interface WebhookDeps {
-  db: Sql;
-  clock: Clock;
-  allowPrivateUrls: boolean;
-}
+export type WebhookDeps = Deps;
 
 /** After rotate_secret the old secret still signs for this long, so receivers can switch over. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -84,7 +80,7 @@ export function deliveryView(row: repository.AttemptRow): WebhookDeliveryView {
 
 async function safeUrl(deps: WebhookDeps, url: string): Promise<string> {
   try {
-    return (await checkWebhookUrl(url, { allowPrivate: deps.allowPrivateUrls })).toString();
+    return (await checkWebhookUrl(url, { allowPrivate: deps.config.webhookAllowPrivateUrls })).toString();
   } catch (error) {
     if (error instanceof UnsafeUrlError) throw invalidParameter('url', error.message);
     throw error;

@@ -1,0 +1,44 @@
+// The event port: what a service calls to say "this happened". The events module implements
+// it (the outbox row, then its subscribers, in the caller's transaction); services receive it
+// through deps, so every entry point that builds deps publishes to the same listeners.
+import type { Sql } from './db.ts';
+import type { Tenant } from './tenant.ts';
+
+export const EVENT_TYPES = [
+  'booking.created',
+  'booking.updated',
+  'booking.rescheduled',
+  'booking.started',
+  'booking.completed',
+  'booking.cancelled',
+  'customer.created',
+  'customer.updated',
+  'customer.deactivated',
+  'invoice.created',
+  'invoice.finalized',
+  'invoice.paid',
+  'invoice.overdue',
+  'invoice.voided',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.refunded',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface EventPayload {
+  id: string;
+  type: string;
+  timestamp: string;
+  environment: string;
+  test: boolean;
+  data: { object: unknown };
+}
+
+export interface EventPublisher {
+  /**
+   * Records an event in `tx`, the transaction of the change that causes it, so the event
+   * exists exactly when its change committed. `object` is the resource as the API returns it.
+   */
+  publish(tx: Sql, tenant: Tenant, type: EventType, object: unknown, at: Date): Promise<EventPayload>;
+}

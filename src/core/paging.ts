@@ -1,0 +1,77 @@
+// Page-numbered lists, the same for every resource: a page request in, a page of views and
+// its pagination out. HTTP knows the query-string shape (core/http/pagination.ts); services
+// and repositories know only this.
+import { query, queryOne, type SQL, type Sql, sql } from './db.ts';
+import { invalidParameter } from './errors.ts';
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+export interface Pagination {
+  page: number;
+  per_page: number;
+  total: number;
+  total_pages: number;
+}
+
+export interface Page<T> {
+  data: T[];
+  pagination: Pagination;
+}
+
+export function pageRequest(query: { page: number; per_page: number }): PageRequest {
+  return { page: query.page, perPage: query.per_page, offset: (query.page - 1) * query.per_page };
+}
+
+export function pagination(request: PageRequest, total: number): Pagination {
+  return {
+    page: request.page,
+    per_page: request.perPage,
+    total,
+    total_pages: Math.ceil(total / request.perPage),
+  };
+}
+
+/** A page of views from a page of rows and the total that matched. */
+export function pageOf<Row, View>(
+  request: PageRequest,
+  found: { rows: Row[]; total: number },
+  view: (row: Row) => View,
+): Page<View> {
+  return { data: found.rows.map(view), pagination: pagination(request, found.total) };
+}
+
+/**
+ * One page of `select … from … where …` and the count of everything it matches, run side by
+ * side. `select` is the statement up to and including its WHERE condition; `from` is the
+ * `from … where …` part the count shares; `order` ends the page query.
+ */
+export async function pagedRows<Row>(
+  db: Sql,
+  statements: { select: SQL; from: SQL; order: SQL },
+  page: PageRequest,
+): Promise<{ rows: Row[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    query<Row>(
+      db,
+      sql`${statements.select} ${statements.from} ${statements.order} limit ${page.perPage} offset ${page.offset}`,
+    ),
+    queryOne<{ total: number }>(db, sql`select count(*) as total ${statements.from}`),
+  ]);
+  return { rows, total: Number(count?.total ?? 0) };
+}
+
+/** `ids=a,b,c` as a list: at most 100, each of the expected kind's prefix. */
+export function parseIds(raw: string | undefined, prefix: string): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const ids = raw
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (ids.length === 0) throw invalidParameter('ids', 'ids must name at least one id.');
+  if (ids.length > 100) throw invalidParameter('ids', 'ids takes at most 100 ids.');
+  return ids.filter((id) => id.startsWith(`${prefix}_`));
+}
