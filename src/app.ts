@@ -30,6 +30,8 @@ import { accessTokenResolver, oauthRoutes } from './modules/oauth/index.ts';
 import { paymentMethodRoutes } from './modules/payments/index.ts';
 import { sessionRoutes } from './modules/sessions/index.ts';
 import { DeliveryWorker, webhookRoutes } from './modules/webhooks/index.ts';
+import { assetRoutes } from './web/assets.ts';
+import { registerSecurityHeaders } from './web/security-headers.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -108,6 +110,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     clock,
   });
   registerIdempotency(server, deps.db, clock);
+
+  // Browser pages (dashboard, sign-in, OAuth consent): strict headers and our own static files.
+  registerSecurityHeaders(server, config);
+  assetRoutes(server);
 
   healthRoutes(server, deps);
   sessionRoutes(server, deps);

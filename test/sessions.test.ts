@@ -2,15 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
 import { hashSecret } from '../src/modules/accounts/index.ts';
-import {
-  DEVICE_COOKIE,
-  html,
-  SIGN_IN_LIMITS,
-  safeNext,
-  safeUrl,
-  THROTTLE_LOCK_MS,
-  trusted,
-} from '../src/modules/sessions/index.ts';
+import { DEVICE_COOKIE, SIGN_IN_LIMITS, safeNext, THROTTLE_LOCK_MS } from '../src/modules/sessions/index.ts';
+import { html, safeUrl, trusted } from '../src/web/html.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
 import { csrfFrom, formClient } from './helpers/forms.ts';
 

@@ -1,6 +1,7 @@
 // The pages of the authorization endpoint: consent (app, logo, environment, scopes in plain
 // words, approve/deny) and the errors that must be shown rather than sent to the app.
-import { html, layout, messagePage, type SafeHtml } from '../sessions/index.ts';
+import { html, type SafeHtml } from '../../web/html.ts';
+import { layout, messagePage } from '../../web/page.ts';
 import type { AuthorizationRequest } from './authorize.service.ts';
 import { SCOPE_DESCRIPTIONS } from './scopes.ts';
 

@@ -5,15 +5,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Deps } from '../../core/deps.ts';
 import { AppError, isServiceUnavailable } from '../../core/errors.ts';
 import { logUnavailable } from '../../core/logger.ts';
-import {
-  csrfToken,
-  currentSession,
-  messagePage,
-  requireSession,
-  sendForbidden,
-  sendPage,
-  verifyCsrf,
-} from '../sessions/index.ts';
+import { sendForbidden, sendPage, sendUnavailable } from '../../web/page.ts';
+import { csrfToken, currentSession, requireSession, verifyCsrf } from '../sessions/index.ts';
 import { authorizationErrorPage, consentPage, sessionExpiredPage, wrongAccountPage } from './authorize.pages.ts';
 import {
   type AuthorizationParameters,
@@ -45,13 +38,9 @@ export function authorizeRoutes(server: FastifyInstance, deps: Deps) {
       if (isServiceUnavailable(error)) {
         // the client and its redirect URI cannot be checked now, so there is nowhere safe to redirect
         logUnavailable(request.log, 'oauth pages', error);
-        return sendPage(
-          reply.header('retry-after', '1'),
-          messagePage(
-            'Temporarily unavailable',
-            'Connecting apps is temporarily unavailable. Nothing was shared; try again in a moment.',
-          ),
-          503,
+        return sendUnavailable(
+          reply,
+          'Connecting apps is temporarily unavailable. Nothing was shared; try again in a moment.',
         );
       }
       const status = error instanceof AppError ? error.status : error.statusCode;

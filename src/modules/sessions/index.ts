@@ -1,30 +1,14 @@
 // Dashboard sign-in and sessions, shared by the dashboard and the OAuth login/consent pages.
 //
-// A page that needs a signed-in user (GET):
-//   const session = await requireSession(ctx, request, reply); // redirects to the login page
-//   if (!session) return reply;                                // (which comes back here after)
-//   return sendPage(reply, layout({ title, bodyClass: 'centered', body: html`…${value}…` }));
-// A form: put html`<input type="hidden" name="_csrf" value="${csrfToken(session)}">` in it;
-// its POST handler starts with `const session = await requireFormSession(ctx, request, reply);
-// if (!session) return reply;` (403 page when the token is missing or wrong).
-// Security headers (CSP without inline scripts, frame-ancestors 'none', …) are set on every
-// /dashboard and /oauth/ response by sessionRoutes; pages use only ASSETS (our CSS and JS).
-export { ASSETS } from './assets.ts';
+// The dashboard's pages get the session from one preHandler (dashboard/signed-in.ts). A page
+// outside it that needs a signed-in user (GET):
+//   const session = await requireSession(deps, request, reply); // redirects to the login page
+//   if (!session) return reply;                                 // (which comes back here after)
+// A form carries html`<input type="hidden" name="_csrf" value="${csrfToken(session)}">`, and
+// its POST handler checks it with `verifyCsrf(session, formField(request, '_csrf'))`.
+// The HTML kit the pages are built with is src/web/.
 export { DEVICE_COOKIE } from './devices.ts';
-export {
-  escapeHtml,
-  html,
-  layout,
-  messagePage,
-  type PageOptions,
-  SafeHtml,
-  safeUrl,
-  sendForbidden,
-  sendPage,
-  trusted,
-} from './html.ts';
-export { isBrowserPage } from './security-headers.ts';
-export { formField, requireFormSession, sessionRoutes } from './sessions.routes.ts';
+export { sessionRoutes } from './sessions.routes.ts';
 export {
   csrfToken,
   currentSession,

@@ -1,11 +1,10 @@
-// Sign-in pages, sign-out, the test/live switch and the static files the pages use.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// Sign-in pages, sign-out and the test/live switch. Like every dashboard page they answer in
+// HTML, failures included (a 503 page during a database outage).
+import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
-import { ASSET_FILES, ASSETS } from './assets.ts';
-import { html, layout, type SafeHtml, sendForbidden, sendPage } from './html.ts';
-import { registerSecurityHeaders } from './security-headers.ts';
+import { formField, queryValue } from '../../web/forms.ts';
+import { sendErrorPage, sendForbidden, sendPage } from '../../web/page.ts';
 import {
-  csrfToken,
   currentSession,
   loginCsrfToken,
   requireSession,
@@ -16,76 +15,21 @@ import {
   verifyCsrf,
   verifyLoginCsrf,
 } from './sessions.service.ts';
+import { signInPage } from './sign-in.view.ts';
 
-/** A field of a posted form (application/x-www-form-urlencoded), '' when absent. */
-export function formField(request: FastifyRequest, name: string): string {
-  const body = request.body as Record<string, unknown> | undefined;
-  const value = body && typeof body === 'object' ? body[name] : undefined;
-  if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : '';
-  return typeof value === 'string' ? value : '';
-}
-
-function queryField(request: FastifyRequest, name: string): string {
-  const value = (request.query as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-}
-
-function loginPage(options: {
-  token: string;
-  next: string;
-  email?: string;
-  error?: string;
-  notice?: string;
-}): SafeHtml {
-  return layout({
-    title: 'Sign in',
-    bodyClass: 'centered',
-    body: html`<main class="card narrow" id="main">
-  <div class="brand brand-large"><span class="brand-mark" aria-hidden="true"></span>Fieldhand</div>
-  <h1>Sign in</h1>
-  <p class="lead">Sign in to manage your business and its integrations.</p>
-  ${options.error ? html`<div class="alert error" role="alert" id="login-error">${options.error}</div>` : null}
-  ${options.notice ? html`<div class="alert success" role="status">${options.notice}</div>` : null}
-  <form method="post" action="/dashboard/login" novalidate>
-    <input type="hidden" name="_csrf" value="${options.token}">
-    <input type="hidden" name="next" value="${options.next}">
-    <div class="field">
-      <label for="email">E-mail</label>
-      <input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ''}"
-        ${options.email ? null : html`autofocus`}>
-    </div>
-    <div class="field">
-      <label for="password">Password</label>
-      <input id="password" name="password" type="password" autocomplete="current-password" required
-        ${options.email ? html`autofocus` : null}>
-    </div>
-    <button type="submit" class="full">Sign in</button>
-  </form>
-</main>`,
+export function sessionRoutes(server: FastifyInstance, deps: Deps): void {
+  void server.register(async (app) => {
+    app.setErrorHandler(sendErrorPage);
+    signInRoutes(app, deps);
   });
 }
 
-export function sessionRoutes(app: FastifyInstance, deps: Deps): void {
-  registerSecurityHeaders(app, deps);
-
-  app.get<{ Params: { name: string } }>(
-    '/dashboard/assets/:name',
-    { schema: { hide: true } },
-    async (request, reply) => {
-      const asset = ASSET_FILES.get(request.params.name);
-      if (!asset) return reply.code(404).type('text/plain').send('Not found');
-      // URLs carry a content hash (ASSETS), so browsers may keep the files for a day.
-      return reply.header('cache-control', 'public, max-age=86400').type(asset.type).send(asset.body);
-    },
-  );
-  // Browsers ask for this on their own.
-  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.redirect(ASSETS.icon, 301));
-
+function signInRoutes(app: FastifyInstance, deps: Deps): void {
   app.get('/dashboard/login', { schema: { hide: true } }, async (request, reply) => {
-    const next = safeNext(queryField(request, 'next') || '/dashboard');
+    const next = safeNext(queryValue(request, 'next') || '/dashboard');
     if (await currentSession(deps, request)) return reply.redirect(next, 303);
-    const notice = queryField(request, 'signed_out') ? 'You have signed out.' : undefined;
-    return sendPage(reply, loginPage({ token: loginCsrfToken(deps, request, reply), next, notice }));
+    const notice = queryValue(request, 'signed_out') ? 'You have signed out.' : undefined;
+    return sendPage(reply, signInPage({ token: loginCsrfToken(deps, request, reply), next, notice }));
   });
 
   app.post('/dashboard/login', { schema: { hide: true } }, async (request, reply) => {
@@ -94,14 +38,14 @@ export function sessionRoutes(app: FastifyInstance, deps: Deps): void {
     if (!verifyLoginCsrf(request, formField(request, '_csrf'))) {
       const token = loginCsrfToken(deps, request, reply);
       const error = 'This sign-in form expired or did not come from this site. Please sign in again.';
-      return sendPage(reply, loginPage({ token, next, email, error }), 403);
+      return sendPage(reply, signInPage({ token, next, email, error }), 403);
     }
     const result = await signIn(deps, request, reply, email, formField(request, 'password').slice(0, 1024));
     if (result.ok) return reply.redirect(next, 303);
     if (result.retryAfterSeconds) reply.header('retry-after', String(result.retryAfterSeconds));
     const status = result.reason === 'throttled' ? 429 : 401;
     const token = loginCsrfToken(deps, request, reply);
-    return sendPage(reply, loginPage({ token, next, email, error: result.message }), status);
+    return sendPage(reply, signInPage({ token, next, email, error: result.message }), status);
   });
 
   app.post('/dashboard/logout', { schema: { hide: true } }, async (request, reply) => {
@@ -133,16 +77,3 @@ function environmentSwitchTarget(next: string): string {
   const idAt = segments.findIndex((segment) => /^[a-z]+_[0-9A-Za-z]{24}$/.test(segment));
   return idAt > 0 ? segments.slice(0, idAt).join('/') : path;
 }
-
-/** For routes that only answer to a signed-in admin with a valid form token. */
-export async function requireFormSession(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
-  const session = await requireSession(deps, request, reply);
-  if (!session) return null;
-  if (!verifyCsrf(session, formField(request, '_csrf'))) {
-    await sendForbidden(reply);
-    return null;
-  }
-  return session;
-}
-
-export { csrfToken };

@@ -29,6 +29,7 @@ const RESOURCES = new Set(EVENT_TYPES.map((type) => type.split('.')[0]));
 
 /** Checks event names and patterns (`*`, `resource.*`); keeps the first of any duplicates. */
 export function eventPatterns(requested: string[]): string[] {
+  if (requested.length === 0) throw invalidParameter('events', 'Choose at least one event.');
   for (const pattern of requested) {
     const [resource, action] = pattern.split('.');
     const known =
@@ -79,12 +80,20 @@ export function deliveryView(row: repository.AttemptRow): WebhookDeliveryView {
 }
 
 async function safeUrl(deps: WebhookDeps, url: string): Promise<string> {
+  if (url.length > 2048) throw invalidParameter('url', 'The URL can be at most 2048 characters.');
   try {
     return (await checkWebhookUrl(url, { allowPrivate: deps.config.webhookAllowPrivateUrls })).toString();
   } catch (error) {
     if (error instanceof UnsafeUrlError) throw invalidParameter('url', error.message);
     throw error;
   }
+}
+
+function checkDescription<T extends string | null | undefined>(description: T): T {
+  if (description && description.length > 500) {
+    throw invalidParameter('description', 'The description can be at most 500 characters.');
+  }
+  return description;
 }
 
 async function endpointOrThrow(db: Sql, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}) {
@@ -131,7 +140,7 @@ export async function createWebhook(
     id,
     url,
     events,
-    description: input.description ?? null,
+    description: checkDescription(input.description) ?? null,
     secret,
     now,
   });
@@ -175,7 +184,7 @@ export async function updateWebhook(
       tx,
       tenant,
       id,
-      { url, events, description: input.description, ...statusChange },
+      { url, events, description: checkDescription(input.description), ...statusChange },
       now,
     );
     return webhookView(await endpointOrThrow(tx, tenant, id));

@@ -2,7 +2,7 @@
 // script and stylesheet only, no inline code, never framed (clickjacking on consent and
 // revoke buttons).
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../core/deps.ts';
+import type { Config } from '../core/config.ts';
 
 const BASE_POLICY = [
   "default-src 'none'",
@@ -27,8 +27,8 @@ export function isBrowserPage(url: string): boolean {
   );
 }
 
-export function registerSecurityHeaders(app: FastifyInstance, deps: Deps): void {
-  const https = deps.config.baseUrl.startsWith('https:');
+export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
+  const https = config.baseUrl.startsWith('https:');
   app.addHook('onRequest', async (request, reply) => {
     if (!isBrowserPage(request.url)) return;
     reply.header('content-security-policy', request.url.startsWith('/oauth/') ? OAUTH_POLICY : DASHBOARD_POLICY);

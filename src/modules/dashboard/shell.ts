@@ -1,13 +1,14 @@
 // The dashboard's frame: navigation, the test/live switch (always visible), the signed-in
-// user and sign-out, around each page's content.
+// user and sign-out, around each page's content; and the pieces of pages that need the session
+// (the CSRF field of every form, confirmation steps, the framed 404).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { csrfToken, html, layout, type SafeHtml, type Session, sendPage } from '../sessions/index.ts';
+import { html, type SafeHtml } from '../../web/html.ts';
+import { layout, sendPage } from '../../web/page.ts';
+import { csrfToken, type Session } from '../sessions/index.ts';
 
 interface NavItem {
   href: string;
   label: string;
-  /** Built by another module that has not landed yet. */
-  soon?: boolean;
 }
 
 const NAV: { heading: string; items: NavItem[] }[] = [
@@ -27,7 +28,7 @@ const NAV: { heading: string; items: NavItem[] }[] = [
   },
 ];
 
-export const INTEGRATION_TABS: NavItem[] = [
+const INTEGRATION_TABS: NavItem[] = [
   { href: '/dashboard/settings/integrations/api-keys', label: 'API Keys' },
   { href: '/dashboard/settings/integrations/oauth-apps', label: 'OAuth Apps' },
   { href: '/dashboard/settings/integrations/webhooks', label: 'Webhooks' },
@@ -70,8 +71,9 @@ export interface ShellOptions {
   status?: number;
 }
 
-/** Renders a page inside the dashboard frame for this session. */
-export function sendShell(request: FastifyRequest, reply: FastifyReply, session: Session, options: ShellOptions) {
+/** Renders a page inside the dashboard frame for the request's session. */
+export function sendShell(request: FastifyRequest, reply: FastifyReply, options: ShellOptions) {
+  const session = request.session;
   const path = request.url.split('?')[0] ?? '/dashboard';
   const allItems = NAV.flatMap((group) => group.items);
   const active = activeHref(path, allItems);
@@ -79,9 +81,7 @@ export function sendShell(request: FastifyRequest, reply: FastifyReply, session:
     (group) => html`${group.heading ? html`<div class="nav-heading">${group.heading}</div>` : null}
       ${group.items.map(
         (item) =>
-          html`<a href="${item.href}" ${item.href === active ? html`aria-current="page"` : null}>${item.label}${
-            item.soon ? html`<span class="soon">soon</span>` : null
-          }</a>`,
+          html`<a href="${item.href}" ${item.href === active ? html`aria-current="page"` : null}>${item.label}</a>`,
       )}`,
   );
   const banner =
@@ -154,54 +154,44 @@ export function environmentBadge(environment: string): SafeHtml {
   return html`<span class="badge ${environment === 'live' ? 'live' : 'test'}">${environment === 'live' ? 'Live' : 'Test'}</span>`;
 }
 
-const DATE_FORMAT = new Intl.DateTimeFormat('en-US', {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-  timeZone: 'UTC',
-});
-
-/** A timestamp for people, with the exact value in a <time> element. */
-export function when(iso: string | null, fallback = 'Never'): SafeHtml {
-  if (!iso) return html`<span class="hint">${fallback}</span>`;
-  return html`<time datetime="${iso}" title="${iso}">${DATE_FORMAT.format(new Date(iso))} UTC</time>`;
+/** A 404 inside the dashboard frame (ids of the other environment land here too). */
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply, message: string) {
+  const environment = request.session.environment;
+  return sendShell(request, reply, {
+    title: 'Not found',
+    status: 404,
+    content: html`${pageHeader({ title: 'Not found' })}
+<div class="panel"><p>${message}</p>
+<p class="hint">You are viewing ${environment} data; something from the ${
+      environment === 'test' ? 'live' : 'test'
+    } environment shows only after you switch.</p>
+<p><a href="/dashboard">Back to the overview</a></p></div>`,
+  });
 }
 
-export function money(cents: number, currency = 'usd'): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+/** A confirmation step: where its form posts, what it asks and warns, and where Cancel goes. */
+export interface Confirmation {
+  action: string;
+  title: string;
+  warning: SafeHtml | string;
+  button: string;
+  cancelHref: string;
 }
 
-/** Query string value or ''. */
-export function queryValue(request: FastifyRequest, name: string): string {
-  const value = (request.query as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
+/** A confirmation step before something that cannot be undone. */
+export function confirmForm(session: Session, options: Confirmation): SafeHtml {
+  return html`<form class="panel" method="post" action="${options.action}">
+  ${csrfField(session)}
+  <h2>${options.title}</h2>
+  <div class="alert warning">${options.warning}</div>
+  <div class="actions">
+    <button type="submit" class="danger">${options.button}</button>
+    <a class="button secondary" href="${options.cancelHref}">Cancel</a>
+  </div>
+</form>`;
 }
 
-/** A section that another module will fill once it lands. */
-export function comingSoon(what: string, detail: string): SafeHtml {
-  return html`<div class="stub" role="note">
-  <strong>${what} will appear here</strong>
-  <p>${detail}</p>
-</div>`;
-}
-
-/** The line under a list: how many there are, which page this is, and Previous/Next links. */
-export function pager(options: {
-  noun: string;
-  total: number;
-  page: number;
-  totalPages: number;
-  link: (page: number) => string;
-}): SafeHtml {
-  const { noun, total, page, totalPages, link } = options;
-  return html`<nav class="pager" aria-label="Pages">
-  <span>${total} ${noun}${total === 1 ? '' : 's'} · page ${page} of ${Math.max(1, totalPages)}</span>
-  <span class="actions">
-    ${page > 1 ? html`<a class="button secondary small" href="${link(page - 1)}" rel="prev">Previous</a>` : null}
-    ${page < totalPages ? html`<a class="button secondary small" href="${link(page + 1)}" rel="next">Next</a>` : null}
-  </span>
-</nav>`;
+/** A confirmation step on one of the Settings › Integrations tabs. */
+export function integrationsConfirmation(session: Session, tab: string, confirmation: Confirmation): SafeHtml {
+  return html`${integrationsHeader(tab)}${confirmForm(session, confirmation)}`;
 }
