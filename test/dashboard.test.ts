@@ -161,3 +161,45 @@ describe('dashboard pages', () => {
     expect(filtered.text).not.toContain('Mia Mine');
   });
 });
+
+describe('a database outage', () => {
+  it('is an HTML 503 page with Retry-After on the sign-in and dashboard pages, and JSON on the API', async () => {
+    // the app's database handle refuses every query while `down`, as a database out of reach does
+    let down = false;
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const db = new Proxy(t.database.sql, {
+      get: (target, name, receiver) =>
+        name === 'execute' && down ? () => Promise.reject(refused) : Reflect.get(target, name, receiver),
+    });
+    const outage = await startTestApp({ database: { ...t.database, sql: db }, workers: false });
+    try {
+      const admin = formClient(outage.url, { 'x-forwarded-for': '10.5.9.1' });
+      expect((await admin.signIn(acct.adminEmail, acct.adminPassword)).status).toBe(303);
+      const visitor = formClient(outage.url, { 'x-forwarded-for': '10.5.9.2' });
+      const loginForm = await visitor.get('/dashboard/login');
+      down = true;
+      const pages = {
+        'the dashboard': await admin.get('/dashboard'),
+        'a form post': await admin.post(KEYS, { _csrf: 'x', name: 'Key', environment: 'test' }),
+        'the login page of a signed-in admin': await admin.get('/dashboard/login'),
+        'signing in': await visitor.post('/dashboard/login', {
+          _csrf: csrfFrom(loginForm.text),
+          email: acct.adminEmail,
+          password: acct.adminPassword,
+        }),
+      };
+      for (const [what, page] of Object.entries(pages)) {
+        expect(page.status, what).toBe(503);
+        expect(page.headers.get('content-type'), what).toMatch(/^text\/html/);
+        expect(page.headers.get('retry-after'), what).toBe('1');
+        expect(page.text, what).toContain('temporarily unavailable');
+      }
+      const api = await fetch(`${outage.url}/v1/customers`, { headers: { authorization: `Bearer ${acct.testKey}` } });
+      expect(api.status).toBe(503);
+      expect((await api.json()).error).toMatchObject({ code: 'service_unavailable' });
+    } finally {
+      down = false;
+      await outage.close();
+    }
+  });
+});
