@@ -6,7 +6,7 @@ import { html, type SafeHtml } from '../../web/html.ts';
 import { when } from '../../web/widgets.ts';
 import type { apiKeyView } from '../accounts/index.ts';
 import type { Session } from '../sessions/index.ts';
-import { confirmForm, csrfField, environmentBadge, integrationsHeader } from './shell.ts';
+import { csrfField, environmentBadge, integrationsConfirmation, integrationsHeader } from './shell.ts';
 
 export const API_KEYS = '/dashboard/settings/integrations/api-keys';
 export const NAME_MAX = 100;
@@ -111,12 +111,12 @@ export function newKeyView(
 }
 
 export function revokeKeyView(session: Session, key: ApiKey): SafeHtml {
-  return html`${integrationsHeader(API_KEYS)}${confirmForm(session, {
+  return integrationsConfirmation(session, API_KEYS, {
     action: `${API_KEYS}/${key.id}/revoke`,
     title: `Revoke “${key.name || 'Untitled key'}”?`,
     warning: html`Anything using the key ending in <code>${key.last4}</code>
     (${key.environment}) will stop working at once. This cannot be undone.`,
     button: 'Revoke key',
     cancelHref: API_KEYS,
-  })}`;
+  });
 }

@@ -4,20 +4,15 @@ import { html, type SafeHtml } from '../../web/html.ts';
 import { when } from '../../web/widgets.ts';
 import { type OAuthGrantView, SCOPE_DESCRIPTIONS, type Scope } from '../oauth/index.ts';
 import type { Session } from '../sessions/index.ts';
-import { confirmForm, integrationsHeader } from './shell.ts';
+import { appLogo } from './oauth-apps.view.ts';
+import { integrationsConfirmation, integrationsHeader } from './shell.ts';
 
 export const CONNECTED_APPS = '/dashboard/settings/integrations/connected-apps';
-
-function appLogo(grant: OAuthGrantView): SafeHtml {
-  return grant.app.logo_url
-    ? html`<img class="app-logo" src="${grant.app.logo_url}" alt="" width="40" height="40">`
-    : html`<span class="app-logo placeholder" aria-hidden="true">${grant.app.name.slice(0, 1).toUpperCase()}</span>`;
-}
 
 function grantCard(grant: OAuthGrantView): SafeHtml {
   return html`<li class="panel grant" data-grant-id="${grant.id}">
   <div class="grant-head">
-    <span class="app-name">${appLogo(grant)}<strong>${grant.app.name}</strong></span>
+    <span class="app-name">${appLogo(grant.app, 40)}<strong>${grant.app.name}</strong></span>
     <a class="button secondary small" href="${CONNECTED_APPS}/${grant.id}/revoke" aria-label="Revoke access for ${grant.app.name}">Revoke access</a>
   </div>
   <p class="hint">Connected ${when(grant.created_at)}. It can:</p>
@@ -40,12 +35,12 @@ ${
 }
 
 export function revokeGrantView(session: Session, grant: OAuthGrantView): SafeHtml {
-  return html`${integrationsHeader(CONNECTED_APPS)}${confirmForm(session, {
+  return integrationsConfirmation(session, CONNECTED_APPS, {
     action: `${CONNECTED_APPS}/${grant.id}/revoke`,
     title: `Revoke access for “${grant.app.name}”?`,
     warning:
       'The app can no longer read or change your data: its access and refresh tokens stop working at once. It can ask you again later.',
     button: 'Revoke access',
     cancelHref: CONNECTED_APPS,
-  })}`;
+  });
 }

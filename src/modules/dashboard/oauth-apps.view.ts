@@ -29,7 +29,8 @@ export interface AppFormValues {
   removeLogo?: boolean;
 }
 
-function logo(app: Pick<OAuthAppView, 'name' | 'logo_url'>, size = 32): SafeHtml {
+/** An app's logo, or its initial when it has none. */
+export function appLogo(app: Pick<OAuthAppView, 'name' | 'logo_url'>, size = 32): SafeHtml {
   // Logos are data: URLs of PNG/JPEG/GIF/WebP checked by the service; an <img> never runs script.
   return app.logo_url
     ? html`<img class="app-logo" src="${app.logo_url}" alt="" width="${size}" height="${size}">`
@@ -47,7 +48,7 @@ function appTable(apps: OAuthAppView[], environment: Environment): SafeHtml {
   }
   const rows = apps.map(
     (app) => html`<tr data-client-id="${app.client_id}">
-  <td><span class="app-name">${logo(app)}<a href="${OAUTH_APPS}/${app.client_id}"><strong>${app.name}</strong></a></span></td>
+  <td><span class="app-name">${appLogo(app)}<a href="${OAUTH_APPS}/${app.client_id}"><strong>${app.name}</strong></a></span></td>
   <td class="mono hide-narrow">${app.client_id}</td>
   <td>${typeBadge(app.client_type)}</td>
   <td class="hide-narrow">${app.redirect_uris.length} URI${app.redirect_uris.length === 1 ? '' : 's'}</td>
@@ -101,7 +102,7 @@ function appForm(
   </div>
   <div class="field">
     <label for="app-logo">Logo</label>
-    ${app?.logo_url ? html`<span class="app-name">${logo(app, 40)} <span class="hint">Current logo</span></span>` : null}
+    ${app?.logo_url ? html`<span class="app-name">${appLogo(app, 40)} <span class="hint">Current logo</span></span>` : null}
     <input id="app-logo" name="logo" type="file" accept="image/png,image/jpeg,image/gif,image/webp"
       ${invalidIf(error, 'logo')} aria-describedby="app-logo-hint">
     ${errorNextTo(error, 'logo')}
@@ -185,7 +186,7 @@ export function appView(
 ${options.saved ? html`<div class="alert success" role="status">Your changes were saved.</div>` : null}
 <div class="grid-2">
   <section class="panel" aria-labelledby="credentials-title">
-    <h2 id="credentials-title"><span class="app-name">${logo(oauthApp, 40)}${oauthApp.name}</span></h2>
+    <h2 id="credentials-title"><span class="app-name">${appLogo(oauthApp, 40)}${oauthApp.name}</span></h2>
     <dl class="details">
       <dt>Client ID</dt><dd class="mono">${id}</dd>
       <dt>Environment</dt><dd>${environmentBadge(oauthApp.environment)}</dd>
