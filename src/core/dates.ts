@@ -86,3 +86,15 @@ export function periodEnd(value: string | undefined): Date | undefined {
   // (no stored instant lies in that last millisecond: slots start on whole minutes).
   return new Date(Math.min(end, END_INSTANT - 1));
 }
+
+/** The UTC calendar day of an instant, YYYY-MM-DD. */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/** The calendar day `days` after `day` (before, when negative), both YYYY-MM-DD. */
+export function addDays(day: string, days: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return utcDay(date);
+}
