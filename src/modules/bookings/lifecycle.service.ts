@@ -110,7 +110,7 @@ export async function completeBooking(deps: BookingDeps, tenant: Tenant, id: str
       // the next occurrence holds crew time, so it goes before the invoice's numbering lock
       const next = row.subscription_id ? await bookNextOccurrence(deps, tx, tenant, row, now) : false;
       const pricing = row.pricing;
-      await createBookingInvoice(tx, deps, tenant, {
+      await createBookingInvoice({ ...deps, db: tx }, tenant, {
         bookingId: id,
         customerId: row.customer_id,
         lineItems: invoiceLines(row, pricing),
@@ -278,7 +278,7 @@ export async function cancelBooking(deps: BookingDeps, tenant: Tenant, id: strin
           fee.policy === 'in_progress'
             ? settings.cancellation_policy.in_progress_fee_percent
             : settings.cancellation_policy.late_cancellation_fee_percent;
-        const { invoice } = await createCancellationFeeInvoice(tx, deps, tenant, {
+        const { invoice } = await createCancellationFeeInvoice({ ...deps, db: tx }, tenant, {
           bookingId: id,
           customerId: row.customer_id,
           amount: fee.amount,
