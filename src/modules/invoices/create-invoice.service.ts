@@ -89,7 +89,7 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
     updated_at: at,
   };
   // Inserted as a draft and issued below, once the charge (whose payment refers to it) is made.
-  await repository.insertInvoice(deps.db, tenant, { ...draft, issued_at: null, paid_at: null, now });
+  await repository.insertDraftInvoice(deps.db, tenant, draft, now);
   if (spec.draft) {
     const invoice = invoiceView(draft, [], [], now);
     await deps.events.publish(deps.db, tenant, 'invoice.created', invoice, now);

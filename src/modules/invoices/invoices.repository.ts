@@ -100,37 +100,34 @@ export async function findBookingCustomer(db: Sql, tenant: Tenant, bookingId: st
   return row?.customer_id ?? null;
 }
 
-export interface NewInvoiceRow {
-  id: string;
-  number: string | null;
-  status: StoredStatus;
-  customer_id: string;
-  booking_id: string | null;
-  currency: string;
-  line_items: LineItem[];
-  subtotal: number;
-  discount: number;
-  discount_description: string | null;
-  tax_rate: number;
-  tax: number;
-  total: number;
-  due_date: string;
-  send_email: boolean;
-  issued_at: Date | null;
-  paid_at: Date | null;
-  now: Date;
-}
+/** What a new invoice is made of; it starts as a draft (no number, not issued). */
+export type NewInvoice = Pick<
+  InvoiceRow,
+  | 'id'
+  | 'customer_id'
+  | 'booking_id'
+  | 'currency'
+  | 'line_items'
+  | 'subtotal'
+  | 'discount'
+  | 'discount_description'
+  | 'tax_rate'
+  | 'tax'
+  | 'total'
+  | 'due_date'
+  | 'send_email'
+>;
 
-export async function insertInvoice(db: Sql, tenant: Tenant, row: NewInvoiceRow): Promise<void> {
+export async function insertDraftInvoice(db: Sql, tenant: Tenant, invoice: NewInvoice, now: Date): Promise<void> {
   await query(
     db,
-    sql`insert into invoices (id, account_id, environment, number, status, customer_id, booking_id, currency, line_items,
+    sql`insert into invoices (id, account_id, environment, status, customer_id, booking_id, currency, line_items,
                               subtotal, discount, discount_description, tax_rate, tax, total, due_date, send_email,
-                              issued_at, paid_at, created_at, updated_at)
-        values (${row.id}, ${tenant.accountId}, ${tenant.environment}, ${row.number}, ${row.status}, ${row.customer_id},
-                ${row.booking_id}, ${row.currency}, ${JSON.stringify(row.line_items)}::jsonb, ${row.subtotal},
-                ${row.discount}, ${row.discount_description}, ${row.tax_rate}, ${row.tax}, ${row.total},
-                ${row.due_date}, ${row.send_email}, ${row.issued_at}, ${row.paid_at}, ${row.now}, ${row.now})`,
+                              created_at, updated_at)
+        values (${invoice.id}, ${tenant.accountId}, ${tenant.environment}, 'draft', ${invoice.customer_id},
+                ${invoice.booking_id}, ${invoice.currency}, ${JSON.stringify(invoice.line_items)}::jsonb,
+                ${invoice.subtotal}, ${invoice.discount}, ${invoice.discount_description}, ${invoice.tax_rate},
+                ${invoice.tax}, ${invoice.total}, ${invoice.due_date}, ${invoice.send_email}, ${now}, ${now})`,
   );
 }
 

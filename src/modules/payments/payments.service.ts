@@ -6,6 +6,7 @@ import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { pageOf, pageRequest, parseIds } from '../../core/paging.ts';
+import { type PaymentProcessor, processorFor } from '../../core/payments.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { findCustomer } from '../customers/index.ts';
 import * as repository from './payments.repository.ts';
@@ -18,7 +19,7 @@ import type {
   RefundView,
   UpdatePaymentMethodBody,
 } from './payments.schemas.ts';
-import { luhnValid, type PaymentProcessor, processorFor } from './processor.ts';
+import { luhnValid } from './processor.ts';
 
 export function requireProcessor(deps: Deps, tenant: Tenant): PaymentProcessor {
   const processor = processorFor(deps.payments, tenant.environment);
