@@ -1,8 +1,7 @@
 // SQL behind catalog export and import: the environment's whole catalog read in file order,
 // and written back as upserts plus archiving of what the file no longer has.
 import { query, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
-import type { Tenant } from '../../core/tenant.ts';
-import { tenantIs } from './catalog.repository.ts';
+import { type Tenant, tenantIs } from '../../core/tenant.ts';
 
 export const CATALOG_TABLES = [
   'industries',
