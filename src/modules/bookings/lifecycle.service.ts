@@ -40,17 +40,23 @@ async function lockForTransition(deps: Deps, tenant: Tenant, id: string, action:
   return row;
 }
 
+/** Sets the booking's new status and adds it to the timeline. */
+async function moveTo(
+  deps: Deps,
+  tenant: Tenant,
+  id: string,
+  to: { status: Status; note: string; now: Date },
+  changes: repository.BookingChanges = {},
+) {
+  const timeline = { status: to.status, at: to.now.toISOString(), note: to.note };
+  await repository.updateBooking(deps.db, tenant, id, { ...changes, status: to.status, timeline }, to.now);
+}
+
 export async function startBooking(deps: Deps, tenant: Tenant, id: string) {
   return inTransaction(deps, async (deps) => {
     const now = deps.clock.now();
     await lockForTransition(deps, tenant, id, 'started', ['confirmed']);
-    await repository.updateBooking(
-      deps.db,
-      tenant,
-      id,
-      { status: 'in_progress', timeline: { status: 'in_progress', at: now.toISOString(), note: 'Started' } },
-      now,
-    );
+    await moveTo(deps, tenant, id, { status: 'in_progress', note: 'Started', now });
     const view = await loadBookingDetail(deps, tenant, id);
     await deps.events.publish(deps.db, tenant, 'booking.started', view, now);
     await repository.adjustBookingCounts(deps.db, tenant, { confirmed: -1, in_progress: 1 });
@@ -96,13 +102,7 @@ export async function completeBooking(deps: Deps, tenant: Tenant, id: string) {
       const now = deps.clock.now();
       const row = await lockForTransition(deps, tenant, id, 'completed', ['confirmed', 'in_progress']);
       await lockCustomer(deps, tenant, row.customer_id);
-      await repository.updateBooking(
-        deps.db,
-        tenant,
-        id,
-        { status: 'completed', timeline: { status: 'completed', at: now.toISOString(), note: 'Completed' } },
-        now,
-      );
+      await moveTo(deps, tenant, id, { status: 'completed', note: 'Completed', now });
       // the next occurrence holds crew time, so it goes before the invoice's numbering lock
       const next = row.subscription_id ? await bookNextOccurrence(deps, tenant, row, now) : false;
       const pricing = row.pricing;
@@ -277,21 +277,8 @@ export async function cancelBooking(deps: Deps, tenant: Tenant, id: string, inpu
         notify_customer: notify,
         fee: { amount: fee.amount, policy: fee.policy, invoice_id: invoiceId },
       };
-      await repository.updateBooking(
-        deps.db,
-        tenant,
-        id,
-        {
-          status: 'cancelled',
-          cancellation,
-          timeline: {
-            status: 'cancelled',
-            at: now.toISOString(),
-            note: input.reason ? `Cancelled: ${input.reason}` : 'Cancelled',
-          },
-        },
-        now,
-      );
+      const note = input.reason ? `Cancelled: ${input.reason}` : 'Cancelled';
+      await moveTo(deps, tenant, id, { status: 'cancelled', note, now }, { cancellation });
       await refreshCustomerStats(deps, tenant, row.customer_id);
       if (notify) {
         const when = new Date(row.scheduled_at).toUTCString();
