@@ -135,11 +135,10 @@ export async function listPaymentMethods(
   customerId: string,
   query: PaymentMethodListQuery,
 ) {
-  const db = deps.db;
   await requireCustomer(deps, tenant, customerId);
   const page = pageRequest(query);
   const { rows, total } = await repository.listPaymentMethods(
-    db,
+    deps.db,
     tenant,
     customerId,
     { ids: parseIds(query.ids, 'pm') },
