@@ -1,5 +1,6 @@
-// The services endpoints, and the loaders bookings use to run the very same availability and
-// pricing rules inside their own transaction.
+// The services endpoints; the loaders bookings use to run the very same availability and
+// pricing rules inside their own transaction; and what other modules do with the catalog's
+// tables (coupon redemptions, crew time, zone ZIPs, staff names), given tx-bound deps.
 import type { Deps } from '../../core/deps.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import type { Tenant } from '../../core/tenant.ts';
