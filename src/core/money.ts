@@ -1,6 +1,7 @@
-// Money as people read it: e-mails and pages show integer cents as "151.20 USD".
+// Money is integer cents everywhere; this is the one place it becomes text for people
+// (e-mails, descriptions, the dashboard).
 
-/** `cents` in the currency's major unit with two decimals and the ISO code: `151.20 USD`. */
-export function formatMoney(cents: number, currency: string): string {
-  return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
+/** "$1,234.50" for 123450 cents in USD, "€20.00" in EUR. */
+export function formatMoney(cents: number, currency = 'usd'): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
 }

@@ -83,7 +83,7 @@ export async function payInvoice(deps: Deps, tenant: Tenant, id: string, input: 
       },
       now,
     );
-    await adjustCustomerBalances(deps.db, tenant, row.customer_id, { spent: amount });
+    await adjustCustomerBalances(deps, tenant, row.customer_id, { spent: amount });
     const view = await getInvoice(deps, tenant, id);
     if (paidInFull) await deps.events.publish(deps.db, tenant, 'invoice.paid', view, now);
     return { view };
@@ -123,7 +123,7 @@ export async function refundInvoice(deps: Deps, tenant: Tenant, id: string, inpu
     });
     await repository.updateInvoice(deps.db, tenant, id, { amount_refunded: row.amount_refunded + amount }, now);
     await adjustCustomerBalances(
-      deps.db,
+      deps,
       tenant,
       row.customer_id,
       refundTo === 'account_credit' ? { credit: amount } : { spent: -amount },

@@ -107,7 +107,7 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
       })
     : undefined;
   const paid = payment?.status === 'succeeded';
-  if (paid) await adjustCustomerBalances(deps.db, tenant, draft.customer_id, { spent: draft.total });
+  if (paid) await adjustCustomerBalances(deps, tenant, draft.customer_id, { spent: draft.total });
   const declined = payment?.failure ?? null;
 
   // The number is the last lock taken (see takeInvoiceNumber), and comes before the events

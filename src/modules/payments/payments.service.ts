@@ -8,7 +8,7 @@ import { newId } from '../../core/ids.ts';
 import { pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import { type PaymentProcessor, processorFor } from '../../core/payments.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { findCustomer } from '../customers/index.ts';
+import { lockCustomer, requireCustomer } from '../customers/index.ts';
 import * as repository from './payments.repository.ts';
 import type {
   NewPaymentMethodBody,
@@ -82,12 +82,6 @@ export function refundView(row: repository.RefundRow): RefundView {
   };
 }
 
-async function requireCustomer(deps: Deps, tenant: Tenant, customerId: string, forUpdate = false) {
-  const customer = await findCustomer(deps.db, tenant, customerId, { forUpdate });
-  if (!customer) throw notFound('customer', customerId);
-  return customer;
-}
-
 async function requirePaymentMethod(deps: Deps, tenant: Tenant, customerId: string, id: string) {
   const row = await repository.findPaymentMethod(deps.db, tenant, customerId, id);
   if (!row) throw notFound('payment method', id);
@@ -116,7 +110,7 @@ export async function addPaymentMethod(
     cvc: input.card.cvc,
   });
   return inTransaction(deps, async (deps) => {
-    await requireCustomer(deps, tenant, customerId, true);
+    await lockCustomer(deps, tenant, customerId);
     const first = (await repository.countPaymentMethods(deps.db, tenant, customerId)) === 0;
     const isDefault = first || input.is_default === true;
     if (isDefault) await repository.clearDefaultPaymentMethod(deps.db, tenant, customerId);
@@ -161,7 +155,7 @@ export async function updatePaymentMethod(
   input: UpdatePaymentMethodBody,
 ): Promise<PaymentMethodView> {
   return inTransaction(deps, async (deps) => {
-    await requireCustomer(deps, tenant, customerId, true);
+    await lockCustomer(deps, tenant, customerId);
     await requirePaymentMethod(deps, tenant, customerId, id);
     if (input.is_default) {
       await repository.clearDefaultPaymentMethod(deps.db, tenant, customerId);
@@ -173,7 +167,7 @@ export async function updatePaymentMethod(
 
 export async function removePaymentMethod(deps: Deps, tenant: Tenant, customerId: string, id: string) {
   await inTransaction(deps, async (deps) => {
-    await requireCustomer(deps, tenant, customerId, true);
+    await lockCustomer(deps, tenant, customerId);
     await requirePaymentMethod(deps, tenant, customerId, id);
     await repository.removePaymentMethod(deps.db, tenant, id, deps.clock.now());
     await repository.promoteDefaultPaymentMethod(deps.db, tenant, customerId);
