@@ -9,8 +9,13 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pino from 'pino';
+import { systemClock } from '../src/core/clock.ts';
+import { loadConfig } from '../src/core/config.ts';
 import { type Database, openDatabase, sql } from '../src/core/db.ts';
+import type { Deps } from '../src/core/deps.ts';
 import { migrate } from '../src/core/migrate.ts';
+import { buildDeps } from '../src/deps.ts';
 import { createAccount, createApiKey } from '../src/modules/accounts/index.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -23,6 +28,8 @@ export interface BenchServer {
   /** The benchmark's own connection to the server's database, for setup and checks. */
   database: Database;
   databaseUrl: string;
+  /** Deps on that connection, built as the server builds its own, for calling services in setup. */
+  deps: Deps;
   close(): Promise<void>;
 }
 
@@ -118,6 +125,12 @@ export async function startBenchServer(options: { env?: Record<string, string> }
     url: child.url,
     database,
     databaseUrl,
+    deps: buildDeps({
+      config: loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }),
+      database,
+      clock: systemClock,
+      log: pino({ level: 'silent' }),
+    }),
     close: async () => {
       await child.stop();
       await database.close();

@@ -41,7 +41,7 @@ export function bookingPages(app: FastifyInstance, deps: Deps): void {
         customerId: queryValue(request, 'customer_id').trim().slice(0, 64),
         page: pageNumber(request),
       };
-      const customer = filters.customerId ? await getCustomer(deps.db, tenant, filters.customerId) : undefined;
+      const customer = filters.customerId ? await getCustomer(deps, tenant, filters.customerId) : undefined;
       const list = await listBookings(deps, tenant, {
         page: filters.page,
         per_page: PER_PAGE,
@@ -79,7 +79,7 @@ async function productNames(deps: Deps, tenant: Tenant, booking: BookingDetailVi
   const configuration = booking.service.configuration;
   if (!configuration.items?.length && !configuration.sections?.length) return names;
   try {
-    const catalog = await listProducts(deps.db, tenant, booking.service.industry);
+    const catalog = await listProducts(deps, tenant, booking.service.industry);
     for (const category of catalog.categories) {
       for (const product of category.products) names.set(product.id, product.name);
     }

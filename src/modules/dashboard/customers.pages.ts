@@ -17,7 +17,7 @@ export function customerPages(app: FastifyInstance, deps: Deps): void {
       status: choiceValue(request, 'status', CUSTOMER_STATUSES),
       page: pageNumber(request),
     };
-    const list = await listCustomers(deps.db, sessionTenant(request.session), {
+    const list = await listCustomers(deps, sessionTenant(request.session), {
       page: filters.page,
       per_page: PER_PAGE,
       search: filters.search || undefined,
@@ -33,7 +33,7 @@ export function customerPages(app: FastifyInstance, deps: Deps): void {
     `${CUSTOMERS}/:id`,
     { schema: { hide: true }, config: { notFound: 'There is no such customer.' } },
     async (request, reply) => {
-      const customer = await getCustomer(deps.db, sessionTenant(request.session), request.params.id);
+      const customer = await getCustomer(deps, sessionTenant(request.session), request.params.id);
       return sendShell(request, reply, { title: fullName(customer), content: customerView(customer) });
     },
   );

@@ -14,7 +14,7 @@ const EMAILS_SHOWN = 100;
 export function overviewPages(app: FastifyInstance, deps: Deps): void {
   app.get('/dashboard', PAGE, async (request, reply) => {
     const tenant = sessionTenant(request.session);
-    const customers = await listCustomers(deps.db, tenant, { page: 1, per_page: 1 });
+    const customers = await listCustomers(deps, tenant, { page: 1, per_page: 1 });
     const keys = await listApiKeys(deps.db, tenant);
     const emails = await listEmails(deps.db, tenant, EMAILS_SHOWN);
     const counts = {

@@ -46,8 +46,7 @@ function postedValues(request: FastifyRequest): EndpointFormValues {
 }
 
 export function webhookPages(app: FastifyInstance, deps: Deps): void {
-  const endpointOf = (request: EndpointRequest) =>
-    getWebhook(deps.db, sessionTenant(request.session), request.params.id);
+  const endpointOf = (request: EndpointRequest) => getWebhook(deps, sessionTenant(request.session), request.params.id);
 
   /** A confirmation step (rotate secret, delete) for the endpoint in the path. */
   const confirmation =
@@ -59,7 +58,7 @@ export function webhookPages(app: FastifyInstance, deps: Deps): void {
     };
 
   app.get(WEBHOOKS, PAGE, async (request, reply) => {
-    const list = await listWebhooks(deps.db, sessionTenant(request.session), { page: 1, per_page: 100 });
+    const list = await listWebhooks(deps, sessionTenant(request.session), { page: 1, per_page: 100 });
     const deleted = Boolean(queryValue(request, 'deleted'));
     return sendShell(request, reply, {
       title: 'Webhooks',
@@ -98,7 +97,7 @@ export function webhookPages(app: FastifyInstance, deps: Deps): void {
 
   app.get<{ Params: { id: string } }>(`${WEBHOOKS}/:id`, ENDPOINT_PAGE, async (request, reply) => {
     const webhook = await endpointOf(request);
-    const deliveries = await listDeliveries(deps.db, sessionTenant(request.session), webhook.id, {
+    const deliveries = await listDeliveries(deps, sessionTenant(request.session), webhook.id, {
       page: 1,
       per_page: DELIVERIES_SHOWN,
     });
@@ -185,7 +184,7 @@ export function webhookPages(app: FastifyInstance, deps: Deps): void {
   app.get(`${WEBHOOKS}/:id/delete`, ENDPOINT_PAGE, confirmation('Delete endpoint', CONFIRMATIONS.delete));
 
   app.post<{ Params: { id: string } }>(`${WEBHOOKS}/:id/delete`, ENDPOINT_PAGE, async (request, reply) => {
-    await deleteWebhook(deps.db, sessionTenant(request.session), request.params.id);
+    await deleteWebhook(deps, sessionTenant(request.session), request.params.id);
     return reply.redirect(`${WEBHOOKS}?deleted=1`, 303);
   });
 }
