@@ -50,7 +50,3 @@ export function randomBase62(length: number): string {
 export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${randomBase62(24)}`;
 }
-
-export function hasPrefix(id: string, kind: IdKind): boolean {
-  return id.startsWith(`${ID_PREFIXES[kind]}_`);
-}

@@ -94,10 +94,6 @@ export function listApiKeys(db: Sql, tenant: Tenant): Promise<ApiKeyRow[]> {
   );
 }
 
-export function findApiKey(db: Sql, keyId: string): Promise<ApiKeyRow | undefined> {
-  return queryOne<ApiKeyRow>(db, sql`select * from api_keys where id = ${keyId}`);
-}
-
 /** Revokes a key; `accountId` limits it to one account (the dashboard), omitted for the CLI. */
 export async function revokeApiKey(
   db: Sql,

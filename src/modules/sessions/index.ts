@@ -21,7 +21,6 @@ export {
   safeUrl,
   sendForbidden,
   sendPage,
-  trusted,
 } from './html.ts';
 export { isBrowserPage } from './security-headers.ts';
 export { formField, requireFormSession, sessionRoutes } from './sessions.routes.ts';
