@@ -1,5 +1,6 @@
 // Builds the HTTP application: core plugins first (errors, auth, rate limits, idempotency,
 // OpenAPI), then each module's routes, registered by hand so the list reads as the product.
+import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
@@ -84,6 +85,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerErrorHandler(server);
   server.addHook('preValidation', rejectNulCharacters);
   await server.register(formbody);
+  // The dashboard's cookies (sessions/cookies.ts): opaque random tokens, so nothing is signed.
+  await server.register(cookie);
   await server.register(cors, {
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     exposedHeaders: [
@@ -97,7 +100,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
   await registerOpenApi(server, config.baseUrl);
 
-  const resolvers: CredentialResolver[] = [apiKeyResolver(deps.db, clock), accessTokenResolver(deps.db, clock)];
+  const resolvers: CredentialResolver[] = [apiKeyResolver(deps), accessTokenResolver(deps)];
   registerAuth(server, resolvers);
   registerJsonBodies(server);
   const rateLimitStore = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();

@@ -30,7 +30,7 @@ export async function serve(config: Config = loadConfig()): Promise<void> {
   await migrate(database.sql);
   const app = await buildApp({ config, database, clock: systemClock });
 
-  const firstRun = config.databaseUrl ? null : await seedFirstRun(database.sql);
+  const firstRun = config.databaseUrl ? null : await seedFirstRun(app.deps);
 
   await app.server.listen({ port: config.port, host: config.host });
   if (config.runWorkers) app.startWorkers();

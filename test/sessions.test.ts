@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
-import { hashSecret } from '../src/modules/accounts/index.ts';
+import { hashSecret } from '../src/core/ids.ts';
 import {
   DEVICE_COOKIE,
   html,

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
 import type { Environment } from '../../core/tenant.ts';
-import { apiKeyView, createApiKey, listApiKeys, revokeApiKey } from '../accounts/index.ts';
+import { type ApiKeyView, createApiKey, listApiKeys, revokeApiKey } from '../accounts/index.ts';
 import {
   formField,
   html,
@@ -20,10 +20,10 @@ import { sendNotFound } from './not-found.ts';
 const BASE = '/dashboard/settings/integrations/api-keys';
 const NAME_MAX = 100;
 
-type ApiKey = ReturnType<typeof apiKeyView>;
+type ApiKey = ApiKeyView;
 
 async function keysOf(deps: Deps, session: Session): Promise<ApiKey[]> {
-  return (await listApiKeys(deps.db, sessionTenant(session))).map(apiKeyView);
+  return listApiKeys(deps, sessionTenant(session));
 }
 
 function keyRow(key: ApiKey): SafeHtml {
@@ -134,7 +134,7 @@ ${keyTable(keys, session.environment)}`,
       });
     }
     const tenant = { accountId: session.accountId, environment: environment as Environment };
-    const created = await createApiKey(deps.db, tenant, name);
+    const created = await createApiKey(deps, tenant, name);
     return showNewKey(request, reply, session, created);
   });
 
@@ -166,7 +166,7 @@ ${keyTable(keys, session.environment)}`,
     // Only a key of the environment on screen: the switch scopes actions as well as views.
     const key = (await keysOf(deps, session)).find((candidate) => candidate.id === request.params.id);
     if (!key) return sendNotFound(request, reply, session, 'This API key does not exist.');
-    await revokeApiKey(deps.db, deps.clock, key.id, session.accountId);
+    await revokeApiKey(deps, sessionTenant(session), key.id);
     return reply.redirect(`${BASE}?revoked=1`, 303);
   });
 }

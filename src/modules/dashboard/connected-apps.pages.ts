@@ -35,7 +35,7 @@ export function connectedAppPages(app: FastifyInstance, deps: Deps): void {
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
     const session = await requireSession(deps, request, reply);
     if (!session) return reply;
-    const grants = await listUserGrants(deps.db, deps.clock, sessionTenant(session), session.userId);
+    const grants = await listUserGrants(deps, sessionTenant(session), session.userId);
     return sendShell(request, reply, session, {
       title: 'Connected apps',
       content: html`${integrationsHeader(BASE)}
@@ -53,7 +53,7 @@ ${
   app.get<{ Params: { id: string } }>(`${BASE}/:id/revoke`, { schema: { hide: true } }, async (request, reply) => {
     const session = await requireSession(deps, request, reply);
     if (!session) return reply;
-    const grants = await listUserGrants(deps.db, deps.clock, sessionTenant(session), session.userId);
+    const grants = await listUserGrants(deps, sessionTenant(session), session.userId);
     const grant = grants.find((candidate) => candidate.id === request.params.id);
     if (!grant) return sendNotFound(request, reply, session, NOT_FOUND);
     return sendShell(request, reply, session, {
@@ -72,11 +72,11 @@ ${
   app.post<{ Params: { id: string } }>(`${BASE}/:id/revoke`, { schema: { hide: true } }, async (request, reply) => {
     const session = await requireFormSession(deps, request, reply);
     if (!session) return reply;
-    const grants = await listUserGrants(deps.db, deps.clock, sessionTenant(session), session.userId);
+    const grants = await listUserGrants(deps, sessionTenant(session), session.userId);
     if (!grants.some((candidate) => candidate.id === request.params.id)) {
       return sendNotFound(request, reply, session, NOT_FOUND);
     }
-    await revokeGrant(deps.db, deps.clock, sessionTenant(session), request.params.id, session.userId);
+    await revokeGrant(deps, sessionTenant(session), { grantId: request.params.id, userId: session.userId });
     return reply.redirect(`${BASE}?revoked=1`, 303);
   });
 }

@@ -196,7 +196,7 @@ export function oauthAppPages(app: FastifyInstance, deps: Deps): void {
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
     const session = await requireSession(deps, request, reply);
     if (!session) return reply;
-    const apps = await listOAuthApps(deps.db, sessionTenant(session));
+    const apps = await listOAuthApps(deps, sessionTenant(session));
     const deleted = queryValue(request, 'deleted');
     return sendShell(request, reply, session, {
       title: 'OAuth Apps',
@@ -241,7 +241,7 @@ ${appTable(apps, session.environment)}`,
     if (typeof logoUrl === 'object') return showError({ param: 'logo', message: logoUrl.error });
     const tenant = { accountId: session.accountId, environment: values.environment };
     try {
-      const created = await createOAuthApp(deps.db, deps.clock, tenant, {
+      const created = await createOAuthApp(deps, tenant, {
         name: values.name,
         description: values.description,
         redirectUris: redirectUriList(values.redirectUris),
@@ -261,7 +261,7 @@ ${appTable(apps, session.environment)}`,
     const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const found = await orNotFound(request, reply, session, NOT_FOUND, () =>
-      getOAuthApp(deps.db, sessionTenant(session), request.params.id),
+      getOAuthApp(deps, sessionTenant(session), request.params.id),
     );
     if (!found.found) return found.reply;
     const oauthApp = found.value;
@@ -276,7 +276,7 @@ ${appTable(apps, session.environment)}`,
     if (!session) return reply;
     const tenant = sessionTenant(session);
     const found = await orNotFound(request, reply, session, NOT_FOUND, () =>
-      getOAuthApp(deps.db, tenant, request.params.id),
+      getOAuthApp(deps, tenant, request.params.id),
     );
     if (!found.found) return found.reply;
     const values = postedValues(request, session.environment);
@@ -286,7 +286,7 @@ ${appTable(apps, session.environment)}`,
     const logoUrl = uploadedLogo(upload.files.get('logo'));
     if (typeof logoUrl === 'object') return showError({ param: 'logo', message: logoUrl.error });
     try {
-      await updateOAuthApp(deps.db, deps.clock, tenant, found.value.client_id, {
+      await updateOAuthApp(deps, tenant, found.value.client_id, {
         name: values.name,
         description: values.description,
         redirectUris: redirectUriList(values.redirectUris),
@@ -308,7 +308,7 @@ ${appTable(apps, session.environment)}`,
       const session = await requireSession(deps, request, reply);
       if (!session) return reply;
       const found = await orNotFound(request, reply, session, NOT_FOUND, () =>
-        getOAuthApp(deps.db, sessionTenant(session), request.params.id),
+        getOAuthApp(deps, sessionTenant(session), request.params.id),
       );
       if (!found.found) return found.reply;
       const oauthApp = found.value;
@@ -335,11 +335,9 @@ ${appTable(apps, session.environment)}`,
       if (!session) return reply;
       const tenant = sessionTenant(session);
       const found = await orNotFound(request, reply, session, NOT_FOUND, async () => {
-        const oauthApp = await getOAuthApp(deps.db, tenant, request.params.id);
+        const oauthApp = await getOAuthApp(deps, tenant, request.params.id);
         // a public app has no secret to rotate
-        return oauthApp.client_type === 'public'
-          ? null
-          : rotateOAuthAppSecret(deps.db, deps.clock, tenant, oauthApp.client_id);
+        return oauthApp.client_type === 'public' ? null : rotateOAuthAppSecret(deps, tenant, oauthApp.client_id);
       });
       if (!found.found) return found.reply;
       if (!found.value) return reply.redirect(`${BASE}/${request.params.id}`, 303);
@@ -351,7 +349,7 @@ ${appTable(apps, session.environment)}`,
     const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const found = await orNotFound(request, reply, session, NOT_FOUND, () =>
-      getOAuthApp(deps.db, sessionTenant(session), request.params.id),
+      getOAuthApp(deps, sessionTenant(session), request.params.id),
     );
     if (!found.found) return found.reply;
     return sendShell(request, reply, session, {
@@ -372,8 +370,8 @@ ${appTable(apps, session.environment)}`,
     if (!session) return reply;
     // Only an app of the environment on screen (the delete service is scoped by account only).
     const found = await orNotFound(request, reply, session, NOT_FOUND, async () => {
-      const oauthApp = await getOAuthApp(deps.db, sessionTenant(session), request.params.id);
-      return deleteOAuthApp(deps.db, deps.clock, oauthApp.client_id, session.accountId);
+      const oauthApp = await getOAuthApp(deps, sessionTenant(session), request.params.id);
+      return deleteOAuthApp(deps, sessionTenant(session), oauthApp.client_id);
     });
     if (!found.found) return found.reply;
     return reply.redirect(`${BASE}?deleted=1`, 303);

@@ -10,7 +10,7 @@
 // Security headers (CSP without inline scripts, frame-ancestors 'none', …) are set on every
 // /dashboard and /oauth/ response by sessionRoutes; pages use only ASSETS (our CSS and JS).
 export { ASSETS } from './assets.ts';
-export { DEVICE_COOKIE } from './devices.ts';
+export { DEVICE_COOKIE } from './cookies.ts';
 export {
   escapeHtml,
   html,
@@ -22,21 +22,7 @@ export {
   sendForbidden,
   sendPage,
 } from './html.ts';
-export { isBrowserPage } from './security-headers.ts';
-export { formField, requireFormSession, sessionRoutes } from './sessions.routes.ts';
-export {
-  csrfToken,
-  currentSession,
-  loginUrl,
-  requireSession,
-  SESSION_COOKIE,
-  type Session,
-  type SignInResult,
-  safeNext,
-  sessionTenant,
-  signIn,
-  signOut,
-  switchEnvironment,
-  verifyCsrf,
-} from './sessions.service.ts';
-export { SIGN_IN_LIMITS, THROTTLE_LOCK_MS, THROTTLE_WINDOW_MS } from './throttle.ts';
+export { currentSession, formField, requireFormSession, requireSession } from './sessions.http.ts';
+export { sessionRoutes } from './sessions.routes.ts';
+export { csrfToken, type Session, safeNext, sessionTenant, verifyCsrf } from './sessions.service.ts';
+export { SIGN_IN_LIMITS, THROTTLE_LOCK_MS } from './throttle.ts';

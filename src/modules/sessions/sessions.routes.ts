@@ -1,29 +1,22 @@
 // Sign-in pages, sign-out, the test/live switch and the static files the pages use.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
 import { ASSET_FILES, ASSETS } from './assets.ts';
 import { html, layout, type SafeHtml, sendForbidden, sendPage } from './html.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import {
-  csrfToken,
+  clearSessionCookie,
   currentSession,
+  decorateSessionLookup,
+  deviceToken,
+  formField,
   loginCsrfToken,
   requireSession,
-  safeNext,
-  signIn,
-  signOut,
-  switchEnvironment,
-  verifyCsrf,
+  sessionToken,
+  setSignInCookies,
   verifyLoginCsrf,
-} from './sessions.service.ts';
-
-/** A field of a posted form (application/x-www-form-urlencoded), '' when absent. */
-export function formField(request: FastifyRequest, name: string): string {
-  const body = request.body as Record<string, unknown> | undefined;
-  const value = body && typeof body === 'object' ? body[name] : undefined;
-  if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : '';
-  return typeof value === 'string' ? value : '';
-}
+} from './sessions.http.ts';
+import { safeNext, signIn, signOut, switchEnvironment, verifyCsrf } from './sessions.service.ts';
 
 function queryField(request: FastifyRequest, name: string): string {
   const value = (request.query as Record<string, unknown> | undefined)?.[name];
@@ -67,6 +60,7 @@ function loginPage(options: {
 
 export function sessionRoutes(app: FastifyInstance, deps: Deps): void {
   registerSecurityHeaders(app, deps);
+  decorateSessionLookup(app);
 
   app.get<{ Params: { name: string } }>(
     '/dashboard/assets/:name',
@@ -96,8 +90,16 @@ export function sessionRoutes(app: FastifyInstance, deps: Deps): void {
       const error = 'This sign-in form expired or did not come from this site. Please sign in again.';
       return sendPage(reply, loginPage({ token, next, email, error }), 403);
     }
-    const result = await signIn(deps, request, reply, email, formField(request, 'password').slice(0, 1024));
-    if (result.ok) return reply.redirect(next, 303);
+    const result = await signIn(deps, {
+      email,
+      password: formField(request, 'password').slice(0, 1024),
+      address: request.ip,
+      deviceToken: deviceToken(request),
+    });
+    if (result.ok) {
+      setSignInCookies(deps, reply, result);
+      return reply.redirect(next, 303);
+    }
     if (result.retryAfterSeconds) reply.header('retry-after', String(result.retryAfterSeconds));
     const status = result.reason === 'throttled' ? 429 : 401;
     const token = loginCsrfToken(deps, request, reply);
@@ -107,7 +109,8 @@ export function sessionRoutes(app: FastifyInstance, deps: Deps): void {
   app.post('/dashboard/logout', { schema: { hide: true } }, async (request, reply) => {
     const session = await currentSession(deps, request);
     if (session && !verifyCsrf(session, formField(request, '_csrf'))) return sendForbidden(reply);
-    await signOut(deps, request, reply);
+    await signOut(deps, sessionToken(request));
+    clearSessionCookie(deps, request, reply);
     return reply.redirect('/dashboard/login?signed_out=1', 303);
   });
 
@@ -133,16 +136,3 @@ function environmentSwitchTarget(next: string): string {
   const idAt = segments.findIndex((segment) => /^[a-z]+_[0-9A-Za-z]{24}$/.test(segment));
   return idAt > 0 ? segments.slice(0, idAt).join('/') : path;
 }
-
-/** For routes that only answer to a signed-in admin with a valid form token. */
-export async function requireFormSession(deps: Deps, request: FastifyRequest, reply: FastifyReply) {
-  const session = await requireSession(deps, request, reply);
-  if (!session) return null;
-  if (!verifyCsrf(session, formField(request, '_csrf'))) {
-    await sendForbidden(reply);
-    return null;
-  }
-  return session;
-}
-
-export { csrfToken };
