@@ -1,6 +1,7 @@
-// Dashboard sign-in: a random token in an HttpOnly cookie, only its hash in the database, a
+// Dashboard sign-in: a random token for an HttpOnly cookie, only its hash in the database, a
 // per-session CSRF secret for every form, and throttling of failed sign-ins (throttle.ts) that
-// a browser the user signed in from before is exempt from (devices.ts).
+// a browser the user signed in from before is exempt from (devices.ts). No HTTP here: the
+// routes read and set the cookies (sessions.http.ts).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { hashSecret, newId } from '../../core/ids.ts';
