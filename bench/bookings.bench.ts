@@ -23,7 +23,7 @@ export default async function run(): Promise<void> {
   try {
     const account = await benchAccount(server, { demo: seedDemoEnvironment });
     const db = server.database.sql;
-    const file = await exportCatalog(db, account.tenant);
+    const file = await exportCatalog(server.deps, account.tenant);
     const everyDay = Object.fromEntries(
       ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, HOURS]),
     );
@@ -42,7 +42,7 @@ export default async function run(): Promise<void> {
     for (let i = 0; i < STAFF; i++) {
       file.staff.push({ name: `Crew ${i + 1}`, zones: ['Chicago'], industries: ['junk-removal'], hours: everyDay });
     }
-    await importCatalog(db, account.tenant, JSON.stringify(file), new Date());
+    await importCatalog(server.deps, account.tenant, JSON.stringify(file));
     const headers = { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' };
     const api = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${server.url}${path}`, {

@@ -3,7 +3,7 @@
 
 import { query, sql } from '../src/core/db.ts';
 import { localDate } from '../src/modules/availability/index.ts';
-import { exportCatalog, importCatalog, insertTimeBlock } from '../src/modules/catalog/index.ts';
+import { blockCrewTime, exportCatalog, importCatalog } from '../src/modules/catalog/index.ts';
 import { seedDemoEnvironment } from '../src/modules/demo/index.ts';
 import { benchAccount, heading, load, startBenchServer, startCeilingServer } from './harness.ts';
 
@@ -20,7 +20,7 @@ export default async function run(): Promise<void> {
   try {
     const account = await benchAccount(server, { demo: seedDemoEnvironment });
     const db = server.database.sql;
-    const file = await exportCatalog(db, account.tenant);
+    const file = await exportCatalog(server.deps, account.tenant);
     const everyDay = {
       monday: HOURS,
       tuesday: HOURS,
@@ -57,8 +57,8 @@ export default async function run(): Promise<void> {
       },
       { slug: 'sweep-up', name: 'Sweep-up', price: 1900, price_type: 'flat', minutes: 10 },
     );
-    await importCatalog(db, account.tenant, JSON.stringify(file), new Date());
-    const catalog = await exportCatalog(db, account.tenant);
+    await importCatalog(server.deps, account.tenant, JSON.stringify(file));
+    const catalog = await exportCatalog(server.deps, account.tenant);
     const crew = catalog.staff.filter((member) => member.zones.includes('Chicago'));
 
     // a week ahead; each crew member holds 16 short jobs from 06:00, the afternoon mostly free
@@ -67,7 +67,7 @@ export default async function run(): Promise<void> {
     for (const [i, member] of crew.entries()) {
       for (let k = 0; k < BLOCKS_PER_STAFF; k++) {
         const start = dayStart + (k * 40 + (i % 4) * 5) * 60_000;
-        await insertTimeBlock(db, account.tenant, {
+        await blockCrewTime(server.deps, account.tenant, {
           staffId: member.id!,
           bookingId: `bk_bench_${i}_${k}`,
           start: new Date(start),

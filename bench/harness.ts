@@ -28,6 +28,8 @@ export interface BenchServer {
   /** The benchmark's own connection to the server's database, for setup and checks. */
   database: Database;
   databaseUrl: string;
+  /** Deps on that connection, built as the server builds its own, for calling services in setup. */
+  deps: Deps;
   close(): Promise<void>;
 }
 
@@ -123,6 +125,12 @@ export async function startBenchServer(options: { env?: Record<string, string> }
     url: child.url,
     database,
     databaseUrl,
+    deps: buildDeps({
+      config: loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }),
+      database,
+      clock: systemClock,
+      log: pino({ level: 'silent' }),
+    }),
     close: async () => {
       await child.stop();
       await database.close();
@@ -133,21 +141,15 @@ export async function startBenchServer(options: { env?: Record<string, string> }
   };
 }
 
-/** Deps as the server builds them, for seeding through the services. */
-function benchDeps(database: Database): Deps {
-  return buildDeps({ config: loadConfig({}), database, clock: systemClock, log: pino({ level: 'silent' }) });
-}
-
 export async function benchAccount(server: BenchServer, options: { demo?: DemoSeeder } = {}) {
   const stamp = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-  const deps = benchDeps(server.database);
   const { account_id } = await createAccount(
-    deps,
+    server.deps,
     { name: `Bench ${stamp}`, adminEmail: `bench-${stamp}@example.com`, adminPassword: 'bench-password' },
     options.demo,
   );
-  const { key } = await createApiKey(deps, { accountId: account_id, environment: 'test' });
-  return { accountId: account_id, key, tenant: { accountId: account_id, environment: 'test' as const }, deps };
+  const { key } = await createApiKey(server.deps, { accountId: account_id, environment: 'test' });
+  return { accountId: account_id, key, tenant: { accountId: account_id, environment: 'test' as const } };
 }
 
 export interface LoadResult {

@@ -33,7 +33,7 @@ export default async function run(): Promise<void> {
     ).map((row) => row.id);
 
     // a real token, from the real token endpoint
-    const { app, client_secret } = await createOAuthApp(account.deps, account.tenant, {
+    const { app, client_secret } = await createOAuthApp(server.deps, account.tenant, {
       name: 'Bench App',
       redirectUris: [REDIRECT_URI],
     });
@@ -43,7 +43,7 @@ export default async function run(): Promise<void> {
       sql`select id from users where account_id = ${account.accountId}`,
     );
     const code = await issueAuthorizationCode(
-      account.deps,
+      server.deps,
       { app: row!, redirectUri: REDIRECT_URI, scopes: ['customers:read'], state: undefined, codeChallenge: null },
       users[0]!.id,
     );

@@ -21,7 +21,7 @@ import { loggerOptions } from './core/logger.ts';
 import type { PaymentProcessors } from './core/payments.ts';
 import { buildDeps } from './deps.ts';
 import { apiKeyResolver } from './modules/accounts/index.ts';
-import { bookingRoutes, checkAddressRemoval } from './modules/bookings/index.ts';
+import { bookingRoutes, customerHasOpenBookings } from './modules/bookings/index.ts';
 import { catalogRoutes } from './modules/catalog/index.ts';
 import { customerRoutes } from './modules/customers/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
@@ -114,7 +114,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   healthRoutes(server, deps);
   sessionRoutes(server, deps);
-  customerRoutes(server, deps, { checkAddressRemoval });
+  customerRoutes(server, deps, { hasOpenBookings: customerHasOpenBookings });
   catalogRoutes(server, deps);
   bookingRoutes(server, deps);
   oauthRoutes(server, deps);

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
-import { constraintViolated, query, sql, transaction } from '../src/core/db.ts';
+import { constraintViolated, query, sql } from '../src/core/db.ts';
+import { inTransaction } from '../src/core/deps.ts';
 import { findOfferedSlot, freeStaffForSlot } from '../src/modules/availability/index.ts';
 import {
+  blockCrewTime,
   type CatalogFile,
   exportCatalog,
   importCatalog,
-  insertTimeBlock,
   loadSchedulingContext,
   redeemCoupon,
   STAFF_OVERLAP_CONSTRAINT,
@@ -86,7 +87,7 @@ beforeAll(async () => {
   t = await startTestApp({ clock });
   demo = await createTestAccount(t, { demo: true });
   custom = await createTestAccount(t);
-  await importCatalog(t.database.sql, custom.tenant(), JSON.stringify(CUSTOM), clock.now());
+  await importCatalog(t.app.deps, custom.tenant(), JSON.stringify(CUSTOM));
 });
 afterAll(() => t.close());
 
@@ -104,7 +105,7 @@ async function staffOf(acct: TestAccount, zoneName: string, industry = 'junk-rem
 }
 
 async function block(acct: TestAccount, staffId: string, start: string, end: string, bookingId: string | null = null) {
-  await insertTimeBlock(t.database.sql, acct.tenant(), {
+  await blockCrewTime(t.app.deps, acct.tenant(), {
     staffId,
     bookingId,
     start: new Date(start),
@@ -195,8 +196,12 @@ describe('what bookings reuse', () => {
     const tenant = demo.tenant();
     const startsAt = new Date('2026-06-02T17:00:00Z'); // 13:00 in New York
     const crew = await staffOf(demo, 'Manhattan');
-    await transaction(t.database.sql, async (tx) => {
-      const context = await loadSchedulingContext(tx, tenant, { zip: '10003', industry: 'junk-removal', at: startsAt });
+    await inTransaction(t.app.deps, async (deps) => {
+      const context = await loadSchedulingContext(deps, tenant, {
+        zip: '10003',
+        industry: 'junk-removal',
+        at: startsAt,
+      });
       expect(context.date).toBe('2026-06-02');
       expect(context.zone?.name).toBe('Manhattan');
       const input = {
@@ -233,14 +238,14 @@ describe('what bookings reuse', () => {
       sql`select id from coupons where account_id = ${tenant.accountId} and environment = 'test' and code = 'TWICE'`,
     );
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => transaction(t.database.sql, (tx) => redeemCoupon(tx, tenant, coupon!.id))),
+      Array.from({ length: 5 }, () => inTransaction(t.app.deps, (deps) => redeemCoupon(deps, tenant, coupon!.id))),
     );
     expect(results.filter(Boolean)).toHaveLength(2);
     const priced = await custom.api.post('/v1/services/pricing', {
       industry: 'junk-removal',
       configuration: {
         items: [
-          { product_id: (await exportCatalog(t.database.sql, tenant)).industries[0]!.categories[0]!.products[0]!.id },
+          { product_id: (await exportCatalog(t.app.deps, tenant)).industries[0]!.categories[0]!.products[0]!.id },
         ],
       },
       coupon_code: 'TWICE',

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
-import { insertTimeBlock } from '../src/modules/catalog/index.ts';
+import { blockCrewTime } from '../src/modules/catalog/index.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
 import { addCard } from './helpers/billing.ts';
 import {
@@ -241,7 +241,7 @@ describe('recurring service', () => {
       sql`select s.id from staff s where s.account_id = ${acct.accountId} and s.environment = 'test'`,
     );
     for (const member of crew) {
-      await insertTimeBlock(t.database.sql, acct.tenant(), {
+      await blockCrewTime(t.app.deps, acct.tenant(), {
         staffId: member.id,
         bookingId: null,
         start: new Date('2026-07-28T04:00:00Z'),

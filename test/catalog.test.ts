@@ -408,21 +408,21 @@ describe('customers in a zone', () => {
 describe('catalog import and export', () => {
   it('round-trips: export, import, export gives the same file and keeps ids', async () => {
     const tenant = acct.tenant();
-    const first = await exportCatalog(t.database.sql, tenant);
+    const first = await exportCatalog(t.app.deps, tenant);
     expect(first.industries).toHaveLength(3);
     expect(first.zones.map((z) => z.zips)).toEqual([
       ['10001', '10002', '10003'],
       ['94103', '94107', '94110'],
     ]);
-    const summary = await importCatalog(t.database.sql, tenant, JSON.stringify(first, null, 2), clock.now());
+    const summary = await importCatalog(t.app.deps, tenant, JSON.stringify(first, null, 2));
     expect(summary).toMatchObject({ industries: 3, zones: 2, staff: 8, coupons: 3 });
-    expect(await exportCatalog(t.database.sql, tenant)).toEqual(first);
+    expect(await exportCatalog(t.app.deps, tenant)).toEqual(first);
   });
 
   it('replaces the catalog: renamed and new items, dropped items archived, inactive industries hidden', async () => {
     const other = await createTestAccount(t, { demo: true });
     const tenant = other.tenant();
-    const file = await exportCatalog(t.database.sql, tenant);
+    const file = await exportCatalog(t.app.deps, tenant);
     const junk = file.industries[1]!;
     const sofa = junk.categories[0]!.products[0]!;
     sofa.base_price = 9900;
@@ -430,7 +430,7 @@ describe('catalog import and export', () => {
     junk.categories[0]!.products.push({ slug: 'piano', name: 'Piano', base_price: 39900, minutes: 60 });
     file.industries[2]!.is_active = false;
     file.coupons = file.coupons.filter((c) => c.code !== 'SAVE20');
-    await importCatalog(t.database.sql, tenant, JSON.stringify(file), clock.now());
+    await importCatalog(t.app.deps, tenant, JSON.stringify(file));
 
     const industries = await other.api.get('/v1/services/industries');
     expect(industries.body.data.map((i: { slug: string }) => i.slug)).toEqual(['residential-cleaning', 'junk-removal']);
@@ -459,14 +459,14 @@ describe('catalog import and export', () => {
 
   it('rejects a broken file naming the field and its line, and changes nothing', async () => {
     const tenant = acct.tenant();
-    const before = await exportCatalog(t.database.sql, tenant);
+    const before = await exportCatalog(t.app.deps, tenant);
     const broken = structuredClone(before) as unknown as {
       industries: { categories: { products: { base_price: unknown }[] }[] }[];
       zones: { timezone: string }[];
     };
     broken.industries[1]!.categories[0]!.products[2]!.base_price = 'cheap';
     const text = JSON.stringify(broken, null, 2);
-    const error = await importCatalog(t.database.sql, tenant, text, clock.now()).catch((e) => e);
+    const error = await importCatalog(t.app.deps, tenant, text).catch((e) => e);
     expect(error.code).toBe('parameter_invalid');
     expect(error.problems).toEqual([
       {
@@ -482,9 +482,7 @@ describe('catalog import and export', () => {
     crossed.staff[0]!.zones = ['Brooklyn'];
     crossed.zones[1]!.timezone = 'Mars/Olympus';
     crossed.coupons.push({ code: 'BOTH', percent_off: 5, amount_off: 100 });
-    const rules = await importCatalog(t.database.sql, tenant, JSON.stringify(crossed, null, 2), clock.now()).catch(
-      (e) => e,
-    );
+    const rules = await importCatalog(t.app.deps, tenant, JSON.stringify(crossed, null, 2)).catch((e) => e);
     expect(rules.problems.map((p: { path: string }) => p.path)).toEqual([
       'zones[1].timezone',
       'staff[0].zones[0]',
@@ -493,26 +491,22 @@ describe('catalog import and export', () => {
     expect(rules.problems.every((p: { line: number | null }) => typeof p.line === 'number')).toBe(true);
 
     const invalidJson = await importCatalog(
-      t.database.sql,
+      t.app.deps,
       tenant,
       '{"format": "fieldhand-catalog/1",\n  "industries": [,]}',
-      clock.now(),
     ).catch((e) => e);
     expect(invalidJson.problems[0].message).toMatch(/not valid JSON/);
-    const unknownField = await importCatalog(
-      t.database.sql,
-      tenant,
-      JSON.stringify({ ...before, colour: 'blue' }),
-      clock.now(),
-    ).catch((e) => e);
+    const unknownField = await importCatalog(t.app.deps, tenant, JSON.stringify({ ...before, colour: 'blue' })).catch(
+      (e) => e,
+    );
     expect(unknownField.problems[0]).toMatchObject({ path: 'colour', message: 'is not a field of the catalog format' });
 
-    expect(await exportCatalog(t.database.sql, tenant)).toEqual(before);
+    expect(await exportCatalog(t.app.deps, tenant)).toEqual(before);
   });
 
   it('is atomic: a failure late in the import leaves the catalog as it was', async () => {
     const tenant = acct.tenant();
-    const before = await exportCatalog(t.database.sql, tenant);
+    const before = await exportCatalog(t.app.deps, tenant);
     const file = structuredClone(before);
     file.industries[0]!.name = 'Changed';
     file.zones[0]!.zips.push('00000');
@@ -528,11 +522,11 @@ describe('catalog import and export', () => {
       sql.raw('create trigger refuse_zip before insert on zone_zips for each row execute function refuse_zip()'),
     );
     try {
-      const error = await importCatalog(t.database.sql, tenant, JSON.stringify(file), clock.now()).catch((e) => e);
+      const error = await importCatalog(t.app.deps, tenant, JSON.stringify(file)).catch((e) => e);
       expect(`${error.message} ${error.cause?.message}`).toMatch(/refused/);
     } finally {
       await t.database.sql.execute(sql.raw('drop trigger refuse_zip on zone_zips'));
     }
-    expect(await exportCatalog(t.database.sql, tenant)).toEqual(before);
+    expect(await exportCatalog(t.app.deps, tenant)).toEqual(before);
   });
 });

@@ -86,3 +86,9 @@ export function periodEnd(value: string | undefined): Date | undefined {
   // (no stored instant lies in that last millisecond: slots start on whole minutes).
   return new Date(Math.min(end, END_INSTANT - 1));
 }
+
+/** The calendar date `days` after `day` (both YYYY-MM-DD; negative goes back). */
+export function addDays(day: string, days: number): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, date + days)).toISOString().slice(0, 10);
+}

@@ -12,9 +12,6 @@ export {
   type ZoneSchedule,
 } from './availability.ts';
 export {
-  addDays,
-  instantsOf,
-  isCalendarDate,
   isValidTimeZone,
   localDate,
   localTime,

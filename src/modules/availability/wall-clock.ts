@@ -118,19 +118,6 @@ export function weekdayOf(date: string): Weekday {
   return WEEKDAYS[new Date(Date.UTC(year, month - 1, day)).getUTCDay()] as Weekday;
 }
 
-/** A calendar date that exists (2026-02-30 does not). */
-export function isCalendarDate(date: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return false;
-  const [year, month, day] = parseDate(date);
-  const check = new Date(Date.UTC(year, month - 1, day));
-  return check.getUTCFullYear() === year && check.getUTCMonth() === month - 1 && check.getUTCDate() === day;
-}
-
-export function addDays(date: string, days: number): string {
-  const [year, month, day] = parseDate(date);
-  return new Date(Date.UTC(year, month - 1, day) + days * DAY).toISOString().slice(0, 10);
-}
-
 /** "08:30" as minutes after midnight ("24:00" is 1440, the end of the day). */
 export function minutesOfDay(time: string): number {
   const [hours, minutes] = time.split(':').map(Number) as [number, number];

@@ -1,6 +1,9 @@
+// Owns: bookings, booking_counts, subscriptions. Reads customers, addresses and staff in joins
+// for the booking's view (names, address, crew); writes to them go through their modules.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
 import type { PageRequest } from '../../core/paging.ts';
-import type { Tenant } from '../../core/tenant.ts';
+import { type Tenant, tenantIs } from '../../core/tenant.ts';
+import type { BookingStats } from '../customers/index.ts';
 import type { Configuration, Coupon, Frequency, PriceBreakdown } from '../pricing/index.ts';
 
 export type BookingStatus = 'confirmed' | 'in_progress' | 'completed' | 'cancelled';
@@ -47,11 +50,6 @@ export interface BookingRow {
   updated_at: string;
 }
 
-function tenantIs(tenant: Tenant, alias = 'b'): SQL {
-  const prefix = sql.raw(`${alias}.`);
-  return sql`${prefix}account_id = ${tenant.accountId} and ${prefix}environment = ${tenant.environment}`;
-}
-
 const BOOKING_SELECT = sql.raw(`select b.id, b.status, b.customer_id, c.first_name as customer_first_name,
   c.last_name as customer_last_name, c.email as customer_email, b.address_id, a.street as address_street,
   a.city as address_city, a.state as address_state, a.zip as address_zip, b.zone_id, b.subscription_id, b.industry,
@@ -66,7 +64,7 @@ export function findBooking(
   options: { forUpdate?: boolean } = {},
 ): Promise<BookingRow | undefined> {
   const lock = options.forUpdate ? sql` for update of b` : sql``;
-  return queryOne<BookingRow>(db, sql`${BOOKING_SELECT} where ${tenantIs(tenant)} and b.id = ${id}${lock}`);
+  return queryOne<BookingRow>(db, sql`${BOOKING_SELECT} where ${tenantIs(tenant, 'b')} and b.id = ${id}${lock}`);
 }
 
 export interface NewBooking {
@@ -169,7 +167,7 @@ export function findBookingDetail(
                     join staff s on s.id = m.staff_id and ${tenantIs(tenant, 's')}), '[]'::json) as crew,
           (select json_build_object('id', sub.id, 'frequency', sub.frequency, 'status', sub.status)
            from subscriptions sub where sub.id = d.subscription_id and ${tenantIs(tenant, 'sub')}) as subscription
-        from (${BOOKING_SELECT} where ${tenantIs(tenant)} and b.id = ${id}) d
+        from (${BOOKING_SELECT} where ${tenantIs(tenant, 'b')} and b.id = ${id}) d
         join bookings b2 on b2.id = d.id`,
   );
 }
@@ -197,7 +195,7 @@ export async function listBookings(
   sort: string,
   page: PageRequest,
 ): Promise<{ rows: BookingRow[]; total: number }> {
-  const conditions: SQL[] = [tenantIs(tenant)];
+  const conditions: SQL[] = [tenantIs(tenant, 'b')];
   if (filters.status !== undefined) conditions.push(sql`b.status = ${filters.status}`);
   if (filters.customerId !== undefined) conditions.push(sql`b.customer_id = ${filters.customerId}`);
   if (filters.zoneId !== undefined) conditions.push(sql`b.zone_id = ${filters.zoneId}`);
@@ -227,8 +225,7 @@ async function countBookings(db: Sql, tenant: Tenant, filters: BookingFilters, w
     ? await queryOne<{ total: number }>(
         db,
         sql`select coalesce(sum(count), 0) as total from booking_counts
-            where account_id = ${tenant.accountId} and environment = ${tenant.environment}
-              ${status === undefined ? sql`` : sql`and status = ${status}`}`,
+            where ${tenantIs(tenant)} ${status === undefined ? sql`` : sql`and status = ${status}`}`,
       )
     : await queryOne<{ total: number }>(db, sql`select count(*) as total from bookings b where ${where}`);
   return row?.total ?? 0;
@@ -296,38 +293,28 @@ export async function updateSubscription(
   );
 }
 
-/**
- * Recounts a customer's booking stats from the rows, in the caller's transaction (which has
- * just changed them): exact by construction rather than by bookkeeping.
- */
-export async function refreshCustomerBookingStats(db: Sql, tenant: Tenant, customerId: string): Promise<void> {
-  await query(
+/** A customer's booking figures, counted from the rows (exact by construction, not by bookkeeping). */
+export async function customerBookingStats(db: Sql, tenant: Tenant, customerId: string): Promise<BookingStats> {
+  const row = await queryOne<{ total: number; last: Date | null; subscribed: boolean }>(
     db,
-    sql`update customers c set
-          total_bookings = (select count(*) from bookings b
-                            where b.customer_id = c.id and ${tenantIs(tenant)} and b.status <> 'cancelled'),
-          last_booking_at = (select max(b.created_at) from bookings b
-                             where b.customer_id = c.id and ${tenantIs(tenant)} and b.status <> 'cancelled'),
-          active_subscription = exists (select 1 from subscriptions s
-                                        where s.customer_id = c.id and ${tenantIs(tenant, 's')} and s.status = 'active')
-        where ${tenantIs(tenant, 'c')} and c.id = ${customerId}`,
+    sql`select count(*) as total, max(b.created_at) as last,
+          exists (select 1 from subscriptions s
+                  where ${tenantIs(tenant, 's')} and s.customer_id = ${customerId} and s.status = 'active') as subscribed
+        from bookings b where ${tenantIs(tenant, 'b')} and b.customer_id = ${customerId} and b.status <> 'cancelled'`,
   );
+  return {
+    totalBookings: Number(row?.total ?? 0),
+    lastBookingAt: row?.last ?? null,
+    activeSubscription: row?.subscribed ?? false,
+  };
 }
 
 /** Whether the customer has bookings still to be done (confirmed or in progress). */
 export async function hasOpenBookings(db: Sql, tenant: Tenant, customerId: string): Promise<boolean> {
   const row = await queryOne<{ open: boolean }>(
     db,
-    sql`select exists (select 1 from bookings b where ${tenantIs(tenant)} and b.customer_id = ${customerId}
+    sql`select exists (select 1 from bookings b where ${tenantIs(tenant, 'b')} and b.customer_id = ${customerId}
                          and b.status in ('confirmed', 'in_progress')) as open`,
   );
   return row?.open ?? false;
-}
-
-/** Names of crew members by id (the list view's crew column); ids of another tenant are left out. */
-export function findCrewNames(db: Sql, tenant: Tenant, staffIds: string[]) {
-  return query<{ id: string; name: string }>(
-    db,
-    sql`select s.id, s.name from staff s where ${tenantIs(tenant, 's')} and s.id = any(${textArray(staffIds)})`,
-  );
 }

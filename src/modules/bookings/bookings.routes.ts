@@ -1,8 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { emptyBodyIsEmptyObject } from '../../core/http/empty-body.ts';
 import { sendList } from '../../core/http/pagination.ts';
 import { CommonErrors, errors, IdParams } from '../../core/http/schemas.ts';
 import {
@@ -19,11 +20,6 @@ import * as bookings from './bookings.service.ts';
 import { cancelBooking, completeBooking, startBooking } from './lifecycle.service.ts';
 
 const tags = ['Bookings'];
-
-/** These actions take an optional body: an empty POST means `{}`. */
-async function emptyBodyIsEmptyObject(request: FastifyRequest) {
-  if (request.body === undefined || request.body === null) request.body = {};
-}
 
 const LIST_DESCRIPTION =
   'Newest first by default; `sort` is scheduled_at, -scheduled_at, created_at or -created_at. ' +

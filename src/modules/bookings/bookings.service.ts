@@ -1,13 +1,13 @@
 import { periodEnd, periodStart } from '../../core/dates.ts';
-import { isoTimestamp, isRetryableConflict, type Sql, transaction } from '../../core/db.ts';
-import type { Deps } from '../../core/deps.ts';
-import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { isoTimestamp, isRetryableConflict } from '../../core/db.ts';
+import { type Deps, inTransaction } from '../../core/deps.ts';
+import { AppError, notFound } from '../../core/errors.ts';
 import { apiShape } from '../../core/http/api-shape.ts';
 import { newId } from '../../core/ids.ts';
-import { pageRequest, pagination, parseIds } from '../../core/paging.ts';
+import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { Pricing, redeemCoupon } from '../catalog/index.ts';
-import { type AddressRow, countAddresses, findAddress, findAddressById, findCustomer } from '../customers/index.ts';
+import { Pricing, redeemCoupon, staffNames } from '../catalog/index.ts';
+import { customerAddress, lockCustomer, requireCustomer, setBookingStats } from '../customers/index.ts';
 import { bookingInvoices } from '../invoices/index.ts';
 import type { Configuration, Frequency } from '../pricing/index.ts';
 import * as repository from './bookings.repository.ts';
@@ -21,8 +21,6 @@ import {
   type UpdateBookingBody,
 } from './bookings.schemas.ts';
 import { priceBooking, scheduleCrew } from './scheduling.ts';
-
-export type BookingDeps = Deps;
 
 export function bookingView(row: repository.BookingRow): BookingView {
   return {
@@ -56,8 +54,8 @@ export function bookingView(row: repository.BookingRow): BookingView {
   };
 }
 
-export async function requireBooking(db: Sql, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}) {
-  const row = await repository.findBooking(db, tenant, id, options);
+export async function requireBooking(deps: Deps, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}) {
+  const row = await repository.findBooking(deps.db, tenant, id, options);
   if (!row) throw notFound('booking', id);
   return row;
 }
@@ -67,28 +65,27 @@ export async function requireBooking(db: Sql, tenant: Tenant, id: string, option
  * `created`: the booking was just made, so no invoice can name it yet.
  */
 export async function loadBookingDetail(
-  db: Sql,
+  deps: Deps,
   tenant: Tenant,
   id: string,
-  now: Date,
   options: { created?: boolean } = {},
 ): Promise<BookingDetailView> {
-  const row = await repository.findBookingDetail(db, tenant, id);
+  const row = await repository.findBookingDetail(deps.db, tenant, id);
   if (!row) throw notFound('booking', id);
   // in the API's shape, so that events built from it carry exactly what GET returns
   return asApiBookingDetail({
     ...bookingView(row),
     timeline: row.timeline,
     crew: row.crew,
-    invoices: options.created ? [] : await bookingInvoices(db, tenant, id, now),
+    invoices: options.created ? [] : await bookingInvoices(deps.db, tenant, id, deps.clock.now()),
     subscription: row.subscription,
   });
 }
 
 const asApiBookingDetail = apiShape<BookingDetailView>(BookingDetail, [Pricing]);
 
-export function getBooking(deps: Pick<BookingDeps, 'db' | 'clock'>, tenant: Tenant, id: string) {
-  return loadBookingDetail(deps.db, tenant, id, deps.clock.now());
+export function getBooking(deps: Deps, tenant: Tenant, id: string) {
+  return loadBookingDetail(deps, tenant, id);
 }
 
 /** Runs a booking transaction again when PostgreSQL reports a deadlock or serialization failure. */
@@ -102,21 +99,12 @@ export async function withRetry<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Locks the customer row (see the lock order above); 400/404 for a missing one. */
-export async function lockCustomer(tx: Sql, tenant: Tenant, customerId: string, param?: string) {
-  const customer = await findCustomer(tx, tenant, customerId, { forUpdate: true });
-  if (!customer) throw notFound('customer', customerId, param);
-  return customer;
-}
-
-/** One of the customer's addresses: another customer's is 400 parameter_invalid, none 400 resource_not_found. */
-async function customerAddress(tx: Sql, tenant: Tenant, customerId: string, addressId: string): Promise<AddressRow> {
-  const address = await findAddress(tx, tenant, customerId, addressId);
-  if (address) return address;
-  if (await findAddressById(tx, tenant, addressId)) {
-    throw invalidParameter('address_id', 'That address belongs to another customer.');
-  }
-  throw notFound('address', addressId, 'address_id');
+/**
+ * Recounts the customer's booking stats from the rows the transaction has just changed, and
+ * hands them to customers, which own the customer row.
+ */
+export async function refreshCustomerStats(deps: Deps, tenant: Tenant, customerId: string) {
+  await setBookingStats(deps, tenant, customerId, await repository.customerBookingStats(deps.db, tenant, customerId));
 }
 
 function recurring(configuration: Configuration): Exclude<Frequency, 'one-time'> | null {
@@ -124,20 +112,24 @@ function recurring(configuration: Configuration): Exclude<Frequency, 'one-time'>
   return frequency === 'one-time' ? null : frequency;
 }
 
-export async function createBooking(deps: BookingDeps, tenant: Tenant, input: NewBookingBody) {
+export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookingBody) {
   const startsAt = new Date(input.scheduled_at);
   const configuration = input.configuration as Configuration;
   return withRetry(() =>
-    transaction(deps.db, async (tx) => {
+    inTransaction(deps, async (deps) => {
       const now = deps.clock.now();
-      const customer = await lockCustomer(tx, tenant, input.customer_id, 'customer_id');
+      const customer = await lockCustomer(deps, tenant, input.customer_id, 'customer_id');
       if (customer.status === 'deactivated') {
         throw new AppError('customer_deactivated', 'This customer is deactivated and cannot make new bookings.', {
           param: 'customer_id',
         });
       }
-      const address = await customerAddress(tx, tenant, customer.id, input.address_id);
-      const { pricing, coupon } = await priceBooking(tx, tenant, {
+      const address = await customerAddress(deps, tenant, {
+        customerId: customer.id,
+        addressId: input.address_id,
+        param: 'address_id',
+      });
+      const { pricing, coupon } = await priceBooking(deps, tenant, {
         industry: input.industry,
         zip: address.zip,
         configuration,
@@ -145,7 +137,7 @@ export async function createBooking(deps: BookingDeps, tenant: Tenant, input: Ne
         now,
       });
       const id = newId('booking');
-      const held = await scheduleCrew(tx, tenant, {
+      const held = await scheduleCrew(deps, tenant, {
         bookingId: id,
         zip: address.zip,
         industry: input.industry,
@@ -154,21 +146,21 @@ export async function createBooking(deps: BookingDeps, tenant: Tenant, input: Ne
         now,
       });
       // counted here, once, under the coupon's row lock: the limit holds under any concurrency
-      if (coupon && !(await redeemCoupon(tx, tenant, coupon.id))) {
+      if (coupon && !(await redeemCoupon(deps, tenant, coupon.id))) {
         throw new AppError('invalid_coupon', `The coupon ${coupon.code} has been used up.`, { param: 'coupon_code' });
       }
       const frequency = recurring(configuration);
       let subscriptionId: string | null = null;
       if (frequency) {
         subscriptionId = newId('subscription');
-        await repository.insertSubscription(tx, tenant, {
+        await repository.insertSubscription(deps.db, tenant, {
           id: subscriptionId,
           customerId: customer.id,
           frequency,
           now,
         });
       }
-      await repository.insertBooking(tx, tenant, {
+      await repository.insertBooking(deps.db, tenant, {
         id,
         customerId: customer.id,
         addressId: address.id,
@@ -184,22 +176,22 @@ export async function createBooking(deps: BookingDeps, tenant: Tenant, input: Ne
         timeline: [{ status: 'confirmed', at: now.toISOString(), note: 'Booked' }],
         now,
       });
-      await repository.refreshCustomerBookingStats(tx, tenant, customer.id);
-      const view = await loadBookingDetail(tx, tenant, id, now, { created: true });
-      await deps.events.publish(tx, tenant, 'booking.created', view, now);
-      await repository.adjustBookingCounts(tx, tenant, { confirmed: 1 });
+      await refreshCustomerStats(deps, tenant, customer.id);
+      const view = await loadBookingDetail(deps, tenant, id, { created: true });
+      await deps.events.publish(deps.db, tenant, 'booking.created', view, now);
+      await repository.adjustBookingCounts(deps.db, tenant, { confirmed: 1 });
       return view;
     }),
   );
 }
 
 export async function listBookings(
-  deps: Pick<BookingDeps, 'db'>,
+  deps: Deps,
   tenant: Tenant,
   query: BookingListQuery | (CustomerBookingListQuery & { customer_id?: string }),
-) {
+): Promise<Page<BookingView>> {
   const page = pageRequest(query);
-  const { rows, total } = await repository.listBookings(
+  const found = await repository.listBookings(
     deps.db,
     tenant,
     {
@@ -213,23 +205,21 @@ export async function listBookings(
     query.sort,
     page,
   );
-  return { data: rows.map(bookingView), pagination: pagination(page, total) };
+  return pageOf(page, found, bookingView);
 }
 
 /** The names of the crew assigned to `bookings`, by staff id (lists carry only the ids). */
-export async function crewNames(deps: Pick<BookingDeps, 'db'>, tenant: Tenant, bookings: BookingView[]) {
-  const ids = [...new Set(bookings.flatMap((booking) => booking.assigned_crew))];
-  const rows = ids.length ? await repository.findCrewNames(deps.db, tenant, ids) : [];
-  return new Map(rows.map((row) => [row.id, row.name]));
+export function crewNames(deps: Deps, tenant: Tenant, bookings: BookingView[]): Promise<Map<string, string>> {
+  return staffNames(deps, tenant, [...new Set(bookings.flatMap((booking) => booking.assigned_crew))]);
 }
 
 export async function listCustomerBookings(
-  deps: Pick<BookingDeps, 'db'>,
+  deps: Deps,
   tenant: Tenant,
   customerId: string,
   query: CustomerBookingListQuery,
 ) {
-  if (!(await findCustomer(deps.db, tenant, customerId))) throw notFound('customer', customerId);
+  await requireCustomer(deps, tenant, customerId);
   return listBookings(deps, tenant, { ...query, customer_id: customerId });
 }
 
@@ -238,27 +228,31 @@ export async function listCustomerBookings(
  * configuration or address re-checks availability (the booking's own time does not count
  * against it), keeps the crew when free and frees the old time, all in one transaction.
  */
-export async function updateBooking(deps: BookingDeps, tenant: Tenant, id: string, input: UpdateBookingBody) {
+export async function updateBooking(deps: Deps, tenant: Tenant, id: string, input: UpdateBookingBody) {
   return withRetry(() =>
-    transaction(deps.db, async (tx) => {
+    inTransaction(deps, async (deps) => {
       const now = deps.clock.now();
-      const row = await requireBooking(tx, tenant, id, { forUpdate: true });
+      const row = await requireBooking(deps, tenant, id, { forUpdate: true });
       if (row.status !== 'confirmed') {
         throw new AppError(
           'invalid_state_transition',
           `Only a confirmed booking can be changed; this one is ${row.status}.`,
         );
       }
-      await lockCustomer(tx, tenant, row.customer_id);
+      await lockCustomer(deps, tenant, row.customer_id);
       const addressChanged = input.address_id !== undefined && input.address_id !== row.address_id;
       const address = addressChanged
-        ? await customerAddress(tx, tenant, row.customer_id, input.address_id as string)
+        ? await customerAddress(deps, tenant, {
+            customerId: row.customer_id,
+            addressId: input.address_id as string,
+            param: 'address_id',
+          })
         : { id: row.address_id, zip: row.address_zip };
       const configuration = (input.configuration as Configuration | undefined) ?? row.configuration;
       const repriced = input.configuration !== undefined || addressChanged;
       const pricing = repriced
         ? (
-            await priceBooking(tx, tenant, {
+            await priceBooking(deps, tenant, {
               industry: row.industry,
               zip: address.zip,
               configuration,
@@ -273,7 +267,7 @@ export async function updateBooking(deps: BookingDeps, tenant: Tenant, id: strin
 
       const changes: repository.BookingChanges = {};
       if (moved || repriced) {
-        const held = await scheduleCrew(tx, tenant, {
+        const held = await scheduleCrew(deps, tenant, {
           bookingId: id,
           zip: address.zip,
           industry: row.industry,
@@ -288,7 +282,7 @@ export async function updateBooking(deps: BookingDeps, tenant: Tenant, id: strin
       if (repriced) Object.assign(changes, { configuration, pricing, addressId: address.id });
       if (input.notes !== undefined) changes.notes = input.notes;
       if (input.configuration !== undefined) {
-        changes.subscriptionId = await reconcileSubscription(tx, tenant, row, recurring(configuration), now);
+        changes.subscriptionId = await reconcileSubscription(deps, tenant, row, recurring(configuration), now);
       }
       if (moved) {
         changes.timeline = {
@@ -297,11 +291,11 @@ export async function updateBooking(deps: BookingDeps, tenant: Tenant, id: strin
           note: `Rescheduled from ${previousStart.toISOString()} to ${startsAt.toISOString()}`,
         };
       }
-      if (Object.keys(changes).length === 0) return loadBookingDetail(tx, tenant, id, now);
-      await repository.updateBooking(tx, tenant, id, changes, now);
-      await repository.refreshCustomerBookingStats(tx, tenant, row.customer_id);
-      const view = await loadBookingDetail(tx, tenant, id, now);
-      await deps.events.publish(tx, tenant, moved ? 'booking.rescheduled' : 'booking.updated', view, now);
+      if (Object.keys(changes).length === 0) return loadBookingDetail(deps, tenant, id);
+      await repository.updateBooking(deps.db, tenant, id, changes, now);
+      await refreshCustomerStats(deps, tenant, row.customer_id);
+      const view = await loadBookingDetail(deps, tenant, id);
+      await deps.events.publish(deps.db, tenant, moved ? 'booking.rescheduled' : 'booking.updated', view, now);
       return view;
     }),
   );
@@ -312,37 +306,30 @@ export async function updateBooking(deps: BookingDeps, tenant: Tenant, id: strin
  * changes it. Returns the booking's subscription id.
  */
 async function reconcileSubscription(
-  tx: Sql,
+  deps: Deps,
   tenant: Tenant,
   row: repository.BookingRow,
   frequency: Exclude<Frequency, 'one-time'> | null,
   now: Date,
 ): Promise<string | null> {
-  const current = row.subscription_id ? await repository.findSubscription(tx, tenant, row.subscription_id) : undefined;
+  const current = row.subscription_id
+    ? await repository.findSubscription(deps.db, tenant, row.subscription_id)
+    : undefined;
   const live = current && current.status !== 'cancelled' ? current : undefined;
   if (!frequency) {
-    if (live) await repository.updateSubscription(tx, tenant, live.id, { status: 'cancelled' }, now);
+    if (live) await repository.updateSubscription(deps.db, tenant, live.id, { status: 'cancelled' }, now);
     return row.subscription_id;
   }
   if (live) {
-    await repository.updateSubscription(tx, tenant, live.id, { frequency, status: 'active' }, now);
+    await repository.updateSubscription(deps.db, tenant, live.id, { frequency, status: 'active' }, now);
     return live.id;
   }
   const id = newId('subscription');
-  await repository.insertSubscription(tx, tenant, { id, customerId: row.customer_id, frequency, now });
+  await repository.insertSubscription(deps.db, tenant, { id, customerId: row.customer_id, frequency, now });
   return id;
 }
 
-/**
- * For customers' address removal: the last address of a customer with open bookings must stay
- * (409 address_required). Runs in the removal's transaction, under the customer's lock.
- */
-export async function checkAddressRemoval(tx: Sql, tenant: Tenant, customerId: string, _addressId: string) {
-  if ((await countAddresses(tx, tenant, customerId)) > 1) return;
-  if (await repository.hasOpenBookings(tx, tenant, customerId)) {
-    throw new AppError(
-      'address_required',
-      'This is the last address of a customer with open bookings; add another address first.',
-    );
-  }
+/** Whether the customer has bookings still to be done (customers keep their last address for them). */
+export function customerHasOpenBookings(deps: Deps, tenant: Tenant, customerId: string): Promise<boolean> {
+  return repository.hasOpenBookings(deps.db, tenant, customerId);
 }

@@ -3,24 +3,20 @@
 //   complete  confirmed | in_progress -> completed (invoice + charge, next recurring occurrence)
 //   cancel    confirmed | in_progress -> cancelled (crew time freed, fee under the policy)
 // Anything else is 409 invalid_state_transition.
-import { type Sql, transaction } from '../../core/db.ts';
+import { addDays } from '../../core/dates.ts';
+import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { formatMoney } from '../../core/money.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import {
-  addDays,
-  availableSlots,
-  freeStaffForSlot,
-  localDate,
-  localTime,
-  minutesOfDay,
-} from '../availability/index.ts';
-import { loadCatalogSettings, loadSchedulingContext, releaseTimeBlocks } from '../catalog/index.ts';
+import { availableSlots, freeStaffForSlot, localDate, localTime, minutesOfDay } from '../availability/index.ts';
+import { loadCatalogSettings, loadSchedulingContext, releaseCrewTime } from '../catalog/index.ts';
+import { lockCustomer } from '../customers/index.ts';
 import { createBookingInvoice, createCancellationFeeInvoice } from '../invoices/index.ts';
 import { cancellationFee, type PriceBreakdown } from '../pricing/index.ts';
 import * as repository from './bookings.repository.ts';
 import type { CancelBookingBody } from './bookings.schemas.ts';
-import { type BookingDeps, loadBookingDetail, lockCustomer, requireBooking, withRetry } from './bookings.service.ts';
+import { loadBookingDetail, refreshCustomerStats, requireBooking, withRetry } from './bookings.service.ts';
 import { holdFirstFree, priceBooking } from './scheduling.ts';
 
 type Status = repository.BookingStatus;
@@ -38,26 +34,32 @@ function refuse(action: string, status: Status): AppError {
 }
 
 /** Locks the booking and checks it may move from where it is. */
-async function lockForTransition(tx: Sql, tenant: Tenant, id: string, action: string, from: Status[]) {
-  const row = await requireBooking(tx, tenant, id, { forUpdate: true });
+async function lockForTransition(deps: Deps, tenant: Tenant, id: string, action: string, from: Status[]) {
+  const row = await requireBooking(deps, tenant, id, { forUpdate: true });
   if (!from.includes(row.status)) throw refuse(action, row.status);
   return row;
 }
 
-export async function startBooking(deps: BookingDeps, tenant: Tenant, id: string) {
-  return transaction(deps.db, async (tx) => {
+/** Sets the booking's new status and adds it to the timeline. */
+async function moveTo(
+  deps: Deps,
+  tenant: Tenant,
+  id: string,
+  to: { status: Status; note: string; now: Date },
+  changes: repository.BookingChanges = {},
+) {
+  const timeline = { status: to.status, at: to.now.toISOString(), note: to.note };
+  await repository.updateBooking(deps.db, tenant, id, { ...changes, status: to.status, timeline }, to.now);
+}
+
+export async function startBooking(deps: Deps, tenant: Tenant, id: string) {
+  return inTransaction(deps, async (deps) => {
     const now = deps.clock.now();
-    await lockForTransition(tx, tenant, id, 'started', ['confirmed']);
-    await repository.updateBooking(
-      tx,
-      tenant,
-      id,
-      { status: 'in_progress', timeline: { status: 'in_progress', at: now.toISOString(), note: 'Started' } },
-      now,
-    );
-    const view = await loadBookingDetail(tx, tenant, id, now);
-    await deps.events.publish(tx, tenant, 'booking.started', view, now);
-    await repository.adjustBookingCounts(tx, tenant, { confirmed: -1, in_progress: 1 });
+    await lockForTransition(deps, tenant, id, 'started', ['confirmed']);
+    await moveTo(deps, tenant, id, { status: 'in_progress', note: 'Started', now });
+    const view = await loadBookingDetail(deps, tenant, id);
+    await deps.events.publish(deps.db, tenant, 'booking.started', view, now);
+    await repository.adjustBookingCounts(deps.db, tenant, { confirmed: -1, in_progress: 1 });
     return view;
   });
 }
@@ -94,23 +96,17 @@ function invoiceLines(row: repository.BookingRow, pricing: PriceBreakdown) {
   ];
 }
 
-export async function completeBooking(deps: BookingDeps, tenant: Tenant, id: string) {
+export async function completeBooking(deps: Deps, tenant: Tenant, id: string) {
   return withRetry(() =>
-    transaction(deps.db, async (tx) => {
+    inTransaction(deps, async (deps) => {
       const now = deps.clock.now();
-      const row = await lockForTransition(tx, tenant, id, 'completed', ['confirmed', 'in_progress']);
-      await lockCustomer(tx, tenant, row.customer_id);
-      await repository.updateBooking(
-        tx,
-        tenant,
-        id,
-        { status: 'completed', timeline: { status: 'completed', at: now.toISOString(), note: 'Completed' } },
-        now,
-      );
+      const row = await lockForTransition(deps, tenant, id, 'completed', ['confirmed', 'in_progress']);
+      await lockCustomer(deps, tenant, row.customer_id);
+      await moveTo(deps, tenant, id, { status: 'completed', note: 'Completed', now });
       // the next occurrence holds crew time, so it goes before the invoice's numbering lock
-      const next = row.subscription_id ? await bookNextOccurrence(deps, tx, tenant, row, now) : false;
+      const next = row.subscription_id ? await bookNextOccurrence(deps, tenant, row, now) : false;
       const pricing = row.pricing;
-      await createBookingInvoice(tx, deps, tenant, {
+      await createBookingInvoice(deps.db, deps, tenant, {
         bookingId: id,
         customerId: row.customer_id,
         lineItems: invoiceLines(row, pricing),
@@ -121,10 +117,10 @@ export async function completeBooking(deps: BookingDeps, tenant: Tenant, id: str
         tax: pricing.tax,
         total: pricing.total,
       });
-      await repository.refreshCustomerBookingStats(tx, tenant, row.customer_id);
-      const view = await loadBookingDetail(tx, tenant, id, now);
-      await deps.events.publish(tx, tenant, 'booking.completed', view, now);
-      await repository.adjustBookingCounts(tx, tenant, moveCount(row.status, 'completed', next ? 1 : 0));
+      await refreshCustomerStats(deps, tenant, row.customer_id);
+      const view = await loadBookingDetail(deps, tenant, id);
+      await deps.events.publish(deps.db, tenant, 'booking.completed', view, now);
+      await repository.adjustBookingCounts(deps.db, tenant, moveCount(row.status, 'completed', next ? 1 : 0));
       return view;
     }),
   );
@@ -138,25 +134,19 @@ const DAY_MS = 86_400_000;
  * later if free, else the nearest free slot that day, else none and the subscription needs
  * attention. Priced afresh from the catalog, without the first booking's coupon.
  */
-async function bookNextOccurrence(
-  deps: BookingDeps,
-  tx: Sql,
-  tenant: Tenant,
-  row: repository.BookingRow,
-  now: Date,
-): Promise<boolean> {
+async function bookNextOccurrence(deps: Deps, tenant: Tenant, row: repository.BookingRow, now: Date): Promise<boolean> {
   const subscription = row.subscription_id
-    ? await repository.findSubscription(tx, tenant, row.subscription_id)
+    ? await repository.findSubscription(deps.db, tenant, row.subscription_id)
     : undefined;
   if (subscription?.status !== 'active') return false;
   const days = RECURRENCE_DAYS[subscription.frequency];
   const previous = new Date(row.scheduled_at).getTime();
   const needsAttention = async () => {
-    await repository.updateSubscription(tx, tenant, subscription.id, { status: 'needs_attention' }, now);
+    await repository.updateSubscription(deps.db, tenant, subscription.id, { status: 'needs_attention' }, now);
     return false;
   };
 
-  let context = await loadSchedulingContext(tx, tenant, {
+  let context = await loadSchedulingContext(deps, tenant, {
     zip: row.address_zip,
     industry: row.industry,
     at: new Date(previous + days * DAY_MS),
@@ -165,13 +155,13 @@ async function bookNextOccurrence(
   const timezone = context.zone.timezone;
   const date = addDays(localDate(previous, timezone), days);
   if (context.date !== date) {
-    context = await loadSchedulingContext(tx, tenant, { zip: row.address_zip, industry: row.industry, date });
+    context = await loadSchedulingContext(deps, tenant, { zip: row.address_zip, industry: row.industry, date });
   }
   const zone = context.zone;
   if (!zone) return needsAttention();
   let pricing: PriceBreakdown;
   try {
-    ({ pricing } = await priceBooking(tx, tenant, {
+    ({ pricing } = await priceBooking(deps, tenant, {
       industry: row.industry,
       zip: row.address_zip,
       configuration: row.configuration,
@@ -205,7 +195,7 @@ async function bookNextOccurrence(
       ...candidates.filter((c) => !row.assigned_crew.includes(c)),
     ];
     const staffId = await holdFirstFree(
-      tx,
+      deps,
       tenant,
       { zone },
       {
@@ -216,7 +206,7 @@ async function bookNextOccurrence(
       },
     );
     if (!staffId) continue;
-    await repository.insertBooking(tx, tenant, {
+    await repository.insertBooking(deps.db, tenant, {
       id,
       customerId: row.customer_id,
       addressId: row.address_id,
@@ -238,38 +228,33 @@ async function bookNextOccurrence(
       ],
       now,
     });
-    await deps.events.publish(
-      tx,
-      tenant,
-      'booking.created',
-      await loadBookingDetail(tx, tenant, id, now, { created: true }),
-      now,
-    );
+    const created = await loadBookingDetail(deps, tenant, id, { created: true });
+    await deps.events.publish(deps.db, tenant, 'booking.created', created, now);
     return true;
   }
   return needsAttention();
 }
 
-export async function cancelBooking(deps: BookingDeps, tenant: Tenant, id: string, input: CancelBookingBody) {
+export async function cancelBooking(deps: Deps, tenant: Tenant, id: string, input: CancelBookingBody) {
   const notify = input.notify_customer === true;
   const view = await withRetry(() =>
-    transaction(deps.db, async (tx) => {
+    inTransaction(deps, async (deps) => {
       const now = deps.clock.now();
-      const row = await lockForTransition(tx, tenant, id, 'cancelled', ['confirmed', 'in_progress']);
-      await lockCustomer(tx, tenant, row.customer_id);
-      const settings = await loadCatalogSettings(tx, tenant);
+      const row = await lockForTransition(deps, tenant, id, 'cancelled', ['confirmed', 'in_progress']);
+      await lockCustomer(deps, tenant, row.customer_id);
+      const settings = await loadCatalogSettings(deps, tenant);
       const fee = cancellationFee(settings.cancellation_policy, {
         total: row.total,
         status: row.status,
         scheduledAt: new Date(row.scheduled_at),
         cancelledAt: now,
       });
-      await releaseTimeBlocks(tx, tenant, id);
+      await releaseCrewTime(deps, tenant, id);
       // the subscription's open occurrence is gone, so nothing would book the next one
       if (row.subscription_id) {
-        const subscription = await repository.findSubscription(tx, tenant, row.subscription_id);
+        const subscription = await repository.findSubscription(deps.db, tenant, row.subscription_id);
         if (subscription && subscription.status !== 'cancelled') {
-          await repository.updateSubscription(tx, tenant, subscription.id, { status: 'cancelled' }, now);
+          await repository.updateSubscription(deps.db, tenant, subscription.id, { status: 'cancelled' }, now);
         }
       }
       let invoiceId: string | null = null;
@@ -278,7 +263,7 @@ export async function cancelBooking(deps: BookingDeps, tenant: Tenant, id: strin
           fee.policy === 'in_progress'
             ? settings.cancellation_policy.in_progress_fee_percent
             : settings.cancellation_policy.late_cancellation_fee_percent;
-        const { invoice } = await createCancellationFeeInvoice(tx, deps, tenant, {
+        const { invoice } = await createCancellationFeeInvoice(deps.db, deps, tenant, {
           bookingId: id,
           customerId: row.customer_id,
           amount: fee.amount,
@@ -292,29 +277,16 @@ export async function cancelBooking(deps: BookingDeps, tenant: Tenant, id: strin
         notify_customer: notify,
         fee: { amount: fee.amount, policy: fee.policy, invoice_id: invoiceId },
       };
-      await repository.updateBooking(
-        tx,
-        tenant,
-        id,
-        {
-          status: 'cancelled',
-          cancellation,
-          timeline: {
-            status: 'cancelled',
-            at: now.toISOString(),
-            note: input.reason ? `Cancelled: ${input.reason}` : 'Cancelled',
-          },
-        },
-        now,
-      );
-      await repository.refreshCustomerBookingStats(tx, tenant, row.customer_id);
+      const note = input.reason ? `Cancelled: ${input.reason}` : 'Cancelled';
+      await moveTo(deps, tenant, id, { status: 'cancelled', note, now }, { cancellation });
+      await refreshCustomerStats(deps, tenant, row.customer_id);
       if (notify) {
         const when = new Date(row.scheduled_at).toUTCString();
         const feeLine =
           fee.amount > 0
-            ? `A cancellation fee of ${(fee.amount / 100).toFixed(2)} ${row.pricing.currency.toUpperCase()} applies; an invoice follows.\n`
+            ? `A cancellation fee of ${formatMoney(fee.amount, row.pricing.currency)} applies; an invoice follows.\n`
             : 'No cancellation fee applies.\n';
-        await deps.mailer.queue(tx, tenant, {
+        await deps.mailer.queue(deps.db, tenant, {
           kind: 'booking_cancelled',
           to: row.customer_email,
           subject: 'Your booking has been cancelled',
@@ -323,9 +295,9 @@ export async function cancelBooking(deps: BookingDeps, tenant: Tenant, id: strin
             `has been cancelled.${input.reason ? ` Reason: ${input.reason}.` : ''}\n\n${feeLine}`,
         });
       }
-      const view = await loadBookingDetail(tx, tenant, id, now);
-      await deps.events.publish(tx, tenant, 'booking.cancelled', view, now);
-      await repository.adjustBookingCounts(tx, tenant, moveCount(row.status, 'cancelled'));
+      const view = await loadBookingDetail(deps, tenant, id);
+      await deps.events.publish(deps.db, tenant, 'booking.cancelled', view, now);
+      await repository.adjustBookingCounts(deps.db, tenant, moveCount(row.status, 'cancelled'));
       return view;
     }),
   );

@@ -1,16 +1,17 @@
 // Pricing a booking and holding its crew's time, inside the booking's transaction, with the very
 // code the services endpoints use (catalog loaders + pure availability and pricing functions).
-// The database has the last word: staff_time_blocks refuses overlapping time for one person.
-import type { Sql } from '../../core/db.ts';
+// The database has the last word: the catalog's crew time refuses overlapping time for one person.
+// Every function here runs in the booking's transaction: give it tx-bound deps.
+import type { Deps } from '../../core/deps.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { findOfferedSlot, freeStaffForSlot, type Slot } from '../availability/index.ts';
 import {
+  holdCrewTime,
   loadPricingContext,
   loadSchedulingContext,
-  releaseTimeBlocks,
+  releaseCrewTime,
   type SchedulingContext,
-  tryInsertTimeBlock,
 } from '../catalog/index.ts';
 import { type Configuration, type Coupon, type PriceBreakdown, priceConfiguration } from '../pricing/index.ts';
 
@@ -30,7 +31,7 @@ export function slotUnavailable(param = 'scheduled_at'): AppError {
  * coupon stored with the booking, whose redemption was already counted.
  */
 export async function priceBooking(
-  tx: Sql,
+  deps: Deps,
   tenant: Tenant,
   input: {
     industry: string;
@@ -41,7 +42,7 @@ export async function priceBooking(
     now: Date;
   },
 ): Promise<{ pricing: PriceBreakdown; coupon: Coupon | null }> {
-  const context = await loadPricingContext(tx, tenant, {
+  const context = await loadPricingContext(deps, tenant, {
     industry: input.industry,
     zip: input.zip,
     couponCode: input.couponCode ?? null,
@@ -65,7 +66,7 @@ export interface HeldSlot {
  * booking keeps its crew when it can), then the least busy. Throws 409 slot_unavailable.
  */
 export async function scheduleCrew(
-  tx: Sql,
+  deps: Deps,
   tenant: Tenant,
   input: {
     bookingId: string;
@@ -80,7 +81,7 @@ export async function scheduleCrew(
     param?: string;
   },
 ): Promise<HeldSlot> {
-  const context = await loadSchedulingContext(tx, tenant, {
+  const context = await loadSchedulingContext(deps, tenant, {
     zip: input.zip,
     industry: input.industry,
     at: input.startsAt,
@@ -97,8 +98,8 @@ export async function scheduleCrew(
   };
   const slot = findOfferedSlot({ ...scheduling, now: input.now, startsAt: input.startsAt });
   if (!slot) throw slotUnavailable(input.param);
-  if (input.rescheduling) await releaseTimeBlocks(tx, tenant, input.bookingId);
-  const staffId = await holdFirstFree(tx, tenant, context, {
+  if (input.rescheduling) await releaseCrewTime(deps, tenant, input.bookingId);
+  const staffId = await holdFirstFree(deps, tenant, context, {
     bookingId: input.bookingId,
     candidates: preferFirst(freeStaffForSlot({ ...scheduling, startsAt: input.startsAt }), input.preferred),
     start: input.startsAt,
@@ -120,7 +121,7 @@ function preferFirst(candidates: string[], preferred: string[] = []): string[] {
  * none is free.
  */
 export async function holdFirstFree(
-  tx: Sql,
+  deps: Deps,
   tenant: Tenant,
   context: Pick<SchedulingContext, 'zone'>,
   input: { bookingId: string; candidates: string[]; start: Date; durationMinutes: number },
@@ -130,7 +131,7 @@ export async function holdFirstFree(
   const minutes = Math.max(1, input.durationMinutes + buffer);
   const end = new Date(input.start.getTime() + minutes * MINUTE);
   for (const staffId of input.candidates) {
-    const held = await tryInsertTimeBlock(tx, tenant, { staffId, bookingId: input.bookingId, start: input.start, end });
+    const held = await holdCrewTime(deps, tenant, { staffId, bookingId: input.bookingId, start: input.start, end });
     if (held) return staffId;
   }
   return null;

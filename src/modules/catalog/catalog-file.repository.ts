@@ -1,8 +1,9 @@
+// Owns, with catalog.repository.ts: the catalog's tables, written only here (import).
 // SQL behind catalog export and import: the environment's whole catalog read in file order,
 // and written back as upserts plus archiving of what the file no longer has.
 import { query, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
-import type { Tenant } from '../../core/tenant.ts';
-import { tenantIs } from './catalog.repository.ts';
+import { type Tenant, tenantIs } from '../../core/tenant.ts';
+import type { CouponRow, IndustryRow } from './catalog.repository.ts';
 
 export const CATALOG_TABLES = [
   'industries',
@@ -16,15 +17,7 @@ export const CATALOG_TABLES = [
 export type CatalogTable = (typeof CATALOG_TABLES)[number];
 
 export interface CatalogRows {
-  industries: {
-    id: string;
-    slug: string;
-    name: string;
-    description: string;
-    icon: string;
-    configuration_type: 'room_based' | 'item_based' | 'section_based';
-    is_active: boolean;
-  }[];
+  industries: IndustryRow[];
   product_categories: { id: string; industry_id: string; slug: string; name: string }[];
   products: {
     id: string;
@@ -72,18 +65,7 @@ export interface CatalogRows {
     hours: Record<string, { open: string; close: string } | null>;
     is_active: boolean;
   }[];
-  coupons: {
-    id: string;
-    code: string;
-    description: string;
-    percent_off: number | null;
-    amount_off: number | null;
-    valid_from: string | null;
-    valid_until: string | null;
-    max_redemptions: number | null;
-    industries: string[] | null;
-    is_active: boolean;
-  }[];
+  coupons: Omit<CouponRow, 'times_redeemed'>[];
 }
 
 /** The live (not archived) catalog of an environment, in catalog order. */

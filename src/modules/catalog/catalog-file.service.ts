@@ -1,20 +1,14 @@
 // Export and import of an environment's catalog. Import is one transaction that replaces the
 // catalog: items keep their ids when the file names them (or keeps their slug, code or name),
 // and items the file drops are archived, so bookings made earlier still resolve.
-import { isoTimestamp, type SQL, type Sql, sql, textArray, transaction } from '../../core/db.ts';
+import { isoTimestamp, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import { type Deps, inTransaction } from '../../core/deps.ts';
 import { type IdKind, newId } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { WEEKDAYS } from '../availability/index.ts';
 import { findSettings } from './catalog.repository.ts';
 import * as repository from './catalog-file.repository.ts';
-import {
-  CATALOG_FORMAT,
-  type CatalogFile,
-  CatalogFileError,
-  checkCatalog,
-  type HoursFile,
-  parseCatalogFile,
-} from './catalog-file.ts';
+import { CATALOG_FORMAT, type CatalogFile, type HoursFile, parseCatalogFile } from './catalog-file.ts';
 import { settingsFrom } from './settings.ts';
 
 function hoursOf(stored: Record<string, { open: string; close: string } | null>): HoursFile {
@@ -24,9 +18,9 @@ function hoursOf(stored: Record<string, { open: string; close: string } | null>)
 const WEEKDAYS_FROM_MONDAY = [...WEEKDAYS.slice(1), WEEKDAYS[0]];
 
 /** The environment's catalog as a catalog file (docs/catalog.md). */
-export async function exportCatalog(db: Sql, tenant: Tenant): Promise<CatalogFile> {
-  const rows = await repository.readCatalogRows(db, tenant);
-  const stored = settingsFrom(await findSettings(db, tenant));
+export async function exportCatalog(deps: Deps, tenant: Tenant): Promise<CatalogFile> {
+  const rows = await repository.readCatalogRows(deps.db, tenant);
+  const stored = settingsFrom(await findSettings(deps.db, tenant));
   return {
     format: CATALOG_FORMAT,
     settings: {
@@ -165,7 +159,7 @@ export interface ImportSummary {
   coupons: number;
 }
 
-/** Writes a checked catalog file into the environment (call inside a transaction). */
+/** Writes a checked catalog file into the environment (call inside a transaction; the demo seeds with it). */
 export async function applyCatalog(tx: Sql, tenant: Tenant, file: CatalogFile, now: Date): Promise<ImportSummary> {
   const existing = await repository.readExistingRows(tx, tenant);
   const industryIds = resolveIds(
@@ -380,20 +374,7 @@ export async function applyCatalog(tx: Sql, tenant: Tenant, file: CatalogFile, n
 }
 
 /** Checks a catalog file's text and replaces the environment's catalog with it, atomically. */
-export async function importCatalog(db: Sql, tenant: Tenant, text: string, now: Date): Promise<ImportSummary> {
+export async function importCatalog(deps: Deps, tenant: Tenant, text: string): Promise<ImportSummary> {
   const file = parseCatalogFile(text);
-  return transaction(db, (tx) => applyCatalog(tx, tenant, file, now));
+  return inTransaction(deps, (deps) => applyCatalog(deps.db, tenant, file, deps.clock.now()));
 }
-
-const checked = new WeakSet<CatalogFile>();
-
-/** Loads a catalog held in memory (the demo catalog), checked once by the same rules as a file. */
-export async function seedCatalog(tx: Sql, tenant: Tenant, file: CatalogFile, now: Date): Promise<void> {
-  if (!checked.has(file)) {
-    checkCatalog(file);
-    checked.add(file);
-  }
-  await applyCatalog(tx, tenant, file, now);
-}
-
-export { CatalogFileError };

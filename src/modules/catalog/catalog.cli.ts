@@ -25,7 +25,7 @@ export const catalogCommands: Record<string, CliCommand> = {
     /** Writes the catalog to FILE, or prints it when no FILE is given. */
     run: async (options, deps, positionals) => {
       const tenant = await tenantFrom(options, deps);
-      const catalog = await exportCatalog(deps.db, tenant);
+      const catalog = await exportCatalog(deps, tenant);
       const file = positionals[0];
       if (!file || file === '-') return catalog;
       fs.writeFileSync(file, `${JSON.stringify(catalog, null, 2)}\n`);
@@ -54,7 +54,7 @@ export const catalogCommands: Record<string, CliCommand> = {
         throw new CliError(`Cannot read ${file}: ${(error as Error).message}`, 'failed');
       }
       const tenant = await tenantFrom(options, deps);
-      const summary = await importCatalog(deps.db, tenant, text, deps.clock.now());
+      const summary = await importCatalog(deps, tenant, text);
       return { imported: file, account: tenant.accountId, environment: tenant.environment, ...summary };
     },
   },

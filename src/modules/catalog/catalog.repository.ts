@@ -1,13 +1,13 @@
+// Owns: industries, product_categories, products, extras, zones, zone_zips, staff, staff_zones,
+// coupons, catalog_settings (written by catalog import, catalog-file.repository.ts) and
+// staff_time_blocks (crew time: bookings hold and free it through the catalog's services, and
+// staff time-off will share its exclusion constraint). Also reads accounts.currency.
+//
 // SQL for the catalog's readers: the services endpoints, and the scheduling and pricing
 // contexts (each loaded in one round trip, so bookings can load them inside a transaction).
-import { query, queryOne, type SQL, type Sql, sql } from '../../core/db.ts';
-import type { Tenant } from '../../core/tenant.ts';
+import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import { type Tenant, tenantIs } from '../../core/tenant.ts';
 import type { WeeklyHours } from '../availability/index.ts';
-
-export function tenantIs(tenant: Tenant, alias?: string): SQL {
-  const prefix = alias ? sql.raw(`${alias}.`) : sql``;
-  return sql`${prefix}account_id = ${tenant.accountId} and ${prefix}environment = ${tenant.environment}`;
-}
 
 export interface IndustryRow {
   id: string;
@@ -234,6 +234,23 @@ export async function loadPricingRows(
   return row;
 }
 
+/** The ZIPs a zone covers (none for an unknown zone). */
+export async function findZoneZips(db: Sql, tenant: Tenant, zoneId: string): Promise<string[]> {
+  const rows = await query<{ zip: string }>(
+    db,
+    sql`select zip from zone_zips where ${tenantIs(tenant)} and zone_id = ${zoneId}`,
+  );
+  return rows.map((row) => row.zip);
+}
+
+/** Names of staff by id; ids of another tenant are left out. */
+export function findStaffNames(db: Sql, tenant: Tenant, staffIds: string[]) {
+  return query<{ id: string; name: string }>(
+    db,
+    sql`select id, name from staff where ${tenantIs(tenant)} and id = any(${textArray(staffIds)})`,
+  );
+}
+
 export function findSettings(db: Sql, tenant: Tenant) {
   return queryOne<{ frequency_discounts: Record<string, number>; cancellation_policy: Record<string, number> }>(
     db,
@@ -241,10 +258,7 @@ export function findSettings(db: Sql, tenant: Tenant) {
   );
 }
 
-/**
- * Counts one use of a coupon, unless that would pass its max_redemptions; false then. The
- * row lock makes concurrent bookings queue here, so the limit holds under any concurrency.
- */
+/** Counts one use of a coupon unless that passes max_redemptions (under the coupon's row lock). */
 export async function redeemCoupon(tx: Sql, tenant: Tenant, couponId: string): Promise<boolean> {
   const row = await queryOne<{ id: string }>(
     tx,
@@ -256,7 +270,7 @@ export async function redeemCoupon(tx: Sql, tenant: Tenant, couponId: string): P
   return row !== undefined;
 }
 
-/** Holds a crew member's time; fails with exclusion violation staff_time_blocks_no_overlap if taken. */
+/** Holds a crew member's time; fails with the exclusion violation staff_time_blocks_no_overlap if taken. */
 export async function insertTimeBlock(
   tx: Sql,
   tenant: Tenant,

@@ -37,7 +37,7 @@ export function catalogRoutes(app: FastifyInstance, deps: Deps) {
         response: { 200: IndustryList, ...errors(401, 403, 429) },
       },
     },
-    async (request) => catalog.listIndustries(deps.db, tenantOf(request)),
+    async (request) => catalog.listIndustries(deps, tenantOf(request)),
   );
 
   api.get(
@@ -51,7 +51,7 @@ export function catalogRoutes(app: FastifyInstance, deps: Deps) {
         response: { 200: ProductCatalog, ...errors(...CommonErrors) },
       },
     },
-    async (request) => catalog.listProducts(deps.db, tenantOf(request), request.params.slug),
+    async (request) => catalog.listProducts(deps, tenantOf(request), request.params.slug),
   );
 
   api.get(
@@ -65,7 +65,7 @@ export function catalogRoutes(app: FastifyInstance, deps: Deps) {
         response: { 200: ExtraList, ...errors(...CommonErrors) },
       },
     },
-    async (request) => catalog.listExtras(deps.db, tenantOf(request), request.params.slug),
+    async (request) => catalog.listExtras(deps, tenantOf(request), request.params.slug),
   );
 
   api.get(
@@ -83,7 +83,7 @@ export function catalogRoutes(app: FastifyInstance, deps: Deps) {
         response: { 200: Type.Ref('Availability'), ...errors(...CommonErrors) },
       },
     },
-    async (request) => catalog.getAvailability(deps.db, deps.clock, tenantOf(request), request.query),
+    async (request) => catalog.getAvailability(deps, tenantOf(request), request.query),
   );
 
   api.post(
@@ -102,6 +102,6 @@ export function catalogRoutes(app: FastifyInstance, deps: Deps) {
         response: { 200: Type.Ref('Pricing'), ...errors(...CommonErrors) },
       },
     },
-    async (request) => catalog.calculatePrice(deps.db, deps.clock, tenantOf(request), request.body),
+    async (request) => catalog.calculatePrice(deps, tenantOf(request), request.body),
   );
 }

@@ -1,7 +1,7 @@
-// The services endpoints, and the loaders bookings use to run the very same availability and
-// pricing rules inside their own transaction.
-import type { Clock } from '../../core/clock.ts';
-import type { Sql } from '../../core/db.ts';
+// The services endpoints; the loaders bookings use to run the very same availability and
+// pricing rules inside their own transaction; and what other modules do with the catalog's
+// tables (coupon redemptions, crew time, zone ZIPs, staff names), given tx-bound deps.
+import type { Deps } from '../../core/deps.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { type Availability, availableSlots, type SchedulingInput, type ZoneSchedule } from '../availability/index.ts';
@@ -17,20 +17,20 @@ import * as repository from './catalog.repository.ts';
 import type { AvailabilityQuery, PricingBody } from './catalog.schemas.ts';
 import { type CatalogSettings, settingsFrom } from './settings.ts';
 
-export async function listIndustries(db: Sql, tenant: Tenant) {
-  const rows = await repository.listActiveIndustries(db, tenant);
+export async function listIndustries(deps: Deps, tenant: Tenant) {
+  const rows = await repository.listActiveIndustries(deps.db, tenant);
   return { data: rows };
 }
 
-async function industryBySlug(db: Sql, tenant: Tenant, slug: string) {
-  const industry = await repository.findActiveIndustry(db, tenant, slug);
+async function industryBySlug(deps: Deps, tenant: Tenant, slug: string) {
+  const industry = await repository.findActiveIndustry(deps.db, tenant, slug);
   if (!industry) throw notFound('industry', slug);
   return industry;
 }
 
-export async function listProducts(db: Sql, tenant: Tenant, slug: string) {
-  const industry = await industryBySlug(db, tenant, slug);
-  const { categories, products } = await repository.listCategoriesWithProducts(db, tenant, industry.id);
+export async function listProducts(deps: Deps, tenant: Tenant, slug: string) {
+  const industry = await industryBySlug(deps, tenant, slug);
+  const { categories, products } = await repository.listCategoriesWithProducts(deps.db, tenant, industry.id);
   return {
     industry: industry.slug,
     categories: categories.map((category) => ({
@@ -44,9 +44,9 @@ export async function listProducts(db: Sql, tenant: Tenant, slug: string) {
   };
 }
 
-export async function listExtras(db: Sql, tenant: Tenant, slug: string) {
-  const industry = await industryBySlug(db, tenant, slug);
-  return { data: await repository.listExtras(db, tenant, industry.id) };
+export async function listExtras(deps: Deps, tenant: Tenant, slug: string) {
+  const industry = await industryBySlug(deps, tenant, slug);
+  return { data: await repository.listExtras(deps.db, tenant, industry.id) };
 }
 
 function unknownIndustry(slug: string, param: string): AppError {
@@ -69,11 +69,11 @@ export interface SchedulingContext {
  * parameter_invalid on `industryParam` (default "industry").
  */
 export async function loadSchedulingContext(
-  db: Sql,
+  deps: Deps,
   tenant: Tenant,
   input: { zip: string; industry: string; date?: string; at?: Date; industryParam?: string },
 ): Promise<SchedulingContext> {
-  const rows = await repository.loadSchedulingRows(db, tenant, input);
+  const rows = await repository.loadSchedulingRows(deps.db, tenant, input);
   if (!rows.industry) throw unknownIndustry(input.industry, input.industryParam ?? 'industry');
   const zone = rows.zone;
   return {
@@ -102,8 +102,8 @@ export async function loadSchedulingContext(
   };
 }
 
-export async function getAvailability(db: Sql, clock: Clock, tenant: Tenant, query: AvailabilityQuery) {
-  const context = await loadSchedulingContext(db, tenant, {
+export async function getAvailability(deps: Deps, tenant: Tenant, query: AvailabilityQuery) {
+  const context = await loadSchedulingContext(deps, tenant, {
     zip: query.zip.trim(),
     industry: query.industry,
     date: query.date,
@@ -113,7 +113,7 @@ export async function getAvailability(db: Sql, clock: Clock, tenant: Tenant, que
   }
   return availableSlots({
     date: query.date,
-    now: clock.now(),
+    now: deps.clock.now(),
     durationMinutes: query.duration,
     zone: context.zone,
     staff: context.staff,
@@ -148,7 +148,7 @@ export interface PricingContext {
  * coupon is 400 invalid_coupon (coupon_code). Param names can be overridden by callers.
  */
 export async function loadPricingContext(
-  db: Sql,
+  deps: Deps,
   tenant: Tenant,
   input: {
     industry: string;
@@ -160,7 +160,7 @@ export async function loadPricingContext(
 ): Promise<PricingContext> {
   const zip = input.zip?.trim() ?? null;
   const couponCode = input.couponCode?.trim() || null;
-  const rows = await repository.loadPricingRows(db, tenant, { industry: input.industry, zip, couponCode });
+  const rows = await repository.loadPricingRows(deps.db, tenant, { industry: input.industry, zip, couponCode });
   if (!rows.industry) throw unknownIndustry(input.industry, input.params?.industry ?? 'industry');
   if (zip !== null && !rows.zone) {
     throw invalidParameter(input.params?.zip ?? 'zip', `We do not serve ${input.industry} at ZIP ${zip}.`);
@@ -206,17 +206,63 @@ export async function loadPricingContext(
   };
 }
 
-export async function calculatePrice(
-  db: Sql,
-  clock: Clock,
-  tenant: Tenant,
-  body: PricingBody,
-): Promise<PriceBreakdown> {
-  const context = await loadPricingContext(db, tenant, {
+export async function calculatePrice(deps: Deps, tenant: Tenant, body: PricingBody): Promise<PriceBreakdown> {
+  const context = await loadPricingContext(deps, tenant, {
     industry: body.industry,
     zip: body.zip,
     couponCode: body.coupon_code,
-    now: clock.now(),
+    now: deps.clock.now(),
   });
   return priceConfiguration(context.catalog, body.configuration as Configuration);
+}
+
+/** The ZIPs a zone covers: customers filter their list by zone with it. */
+export function zoneZips(deps: Deps, tenant: Tenant, zoneId: string): Promise<string[]> {
+  return repository.findZoneZips(deps.db, tenant, zoneId);
+}
+
+/** Staff names by id (a booking list's crew column); ids of another tenant are left out. */
+export async function staffNames(deps: Deps, tenant: Tenant, staffIds: string[]): Promise<Map<string, string>> {
+  const rows = staffIds.length ? await repository.findStaffNames(deps.db, tenant, staffIds) : [];
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/**
+ * Counts one use of a coupon, unless that would pass its max_redemptions: false then. The row
+ * lock queues concurrent bookings here, so the limit holds under any concurrency.
+ */
+export function redeemCoupon(deps: Deps, tenant: Tenant, couponId: string): Promise<boolean> {
+  return repository.redeemCoupon(deps.db, tenant, couponId);
+}
+
+// Crew time (staff_time_blocks). One exclusion constraint refuses overlapping time for one
+// person, so the database has the last word however many transactions book at once.
+
+/** The constraint that refuses overlapping time for one crew member (→ 409 slot_unavailable). */
+export const STAFF_OVERLAP_CONSTRAINT = 'staff_time_blocks_no_overlap';
+
+export interface CrewTime {
+  staffId: string;
+  /** The booking holding the time; null for time blocked for another reason. */
+  bookingId: string | null;
+  start: Date;
+  end: Date;
+}
+
+/**
+ * Holds a crew member's time unless it overlaps time already held: true when held. It waits
+ * for a concurrent holder to commit or roll back, so two transactions never both get a person.
+ */
+export function holdCrewTime(deps: Deps, tenant: Tenant, time: CrewTime): Promise<boolean> {
+  return repository.tryInsertTimeBlock(deps.db, tenant, time);
+}
+
+/** Blocks a crew member's time; throws the exclusion violation STAFF_OVERLAP_CONSTRAINT if taken. */
+export function blockCrewTime(deps: Deps, tenant: Tenant, time: CrewTime): Promise<void> {
+  return repository.insertTimeBlock(deps.db, tenant, time);
+}
+
+/** Frees the crew's time held for a booking (cancelled, or about to be rescheduled). */
+export function releaseCrewTime(deps: Deps, tenant: Tenant, bookingId: string): Promise<void> {
+  return repository.releaseTimeBlocks(deps.db, tenant, bookingId);
 }

@@ -1,9 +1,16 @@
 import type { Sql } from '../../core/db.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { seedCatalog } from './catalog-file.service.ts';
+import { applyCatalog } from './catalog-file.service.ts';
+import { checkCatalog } from './catalog-file.ts';
 import { DEMO_CATALOG } from './demo-catalog.ts';
 
-/** Loads the demo catalog (zones, crews, industries, coupons, settings) into one environment. */
-export function seedDemoCatalog(tx: Sql, tenant: Tenant): Promise<void> {
-  return seedCatalog(tx, tenant, DEMO_CATALOG, new Date());
+// Checked once, when the module loads, by the same rules as a file a business imports.
+const CHECKED_DEMO_CATALOG = checkCatalog(DEMO_CATALOG);
+
+/**
+ * Loads the demo catalog (zones, crews, industries, coupons, settings) into one environment, in
+ * the transaction that creates the account (the accounts module's demo seeder hook).
+ */
+export async function seedDemoCatalog(tx: Sql, tenant: Tenant): Promise<void> {
+  await applyCatalog(tx, tenant, CHECKED_DEMO_CATALOG, new Date());
 }

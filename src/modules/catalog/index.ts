@@ -1,20 +1,24 @@
-// What other modules use of the catalog. Bookings: load the contexts inside their transaction,
-// then call the pure availability and pricing functions (availability/, pricing/) on them.
-
-export { insertTimeBlock, redeemCoupon, releaseTimeBlocks, tryInsertTimeBlock } from './catalog.repository.ts';
+// What other modules use of the catalog. Bookings load the contexts inside their transaction
+// (tx-bound deps), then call the pure availability and pricing functions on them; crew time is
+// held and freed here because the catalog owns staff_time_blocks.
 export { catalogRoutes } from './catalog.routes.ts';
 export { Pricing, ServiceConfiguration } from './catalog.schemas.ts';
 export {
+  blockCrewTime,
+  type CrewTime,
+  holdCrewTime,
   listProducts,
   loadPricingContext,
   loadSchedulingContext,
   type PricingContext,
+  redeemCoupon,
+  releaseCrewTime,
   type SchedulingContext,
+  STAFF_OVERLAP_CONSTRAINT,
+  staffNames,
+  zoneZips,
 } from './catalog.service.ts';
-export { applyCatalog, exportCatalog, type ImportSummary, importCatalog, seedCatalog } from './catalog-file.service.ts';
-export { CATALOG_FORMAT, type CatalogFile, CatalogFileError, parseCatalogFile } from './catalog-file.ts';
+export { exportCatalog, type ImportSummary, importCatalog } from './catalog-file.service.ts';
+export type { CatalogFile } from './catalog-file.ts';
 export { seedDemoCatalog } from './demo.ts';
-export { type CatalogSettings, DEFAULT_SETTINGS, loadCatalogSettings } from './settings.ts';
-
-/** The exclusion constraint that refuses overlapping time for one crew member (→ 409 slot_unavailable). */
-export const STAFF_OVERLAP_CONSTRAINT = 'staff_time_blocks_no_overlap';
+export { type CatalogSettings, loadCatalogSettings } from './settings.ts';

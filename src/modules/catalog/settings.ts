@@ -1,6 +1,6 @@
 // Per-environment settings that pricing and bookings read: frequency discounts (percent) and
 // the cancellation policy. An environment that never imported a catalog gets the defaults.
-import type { Sql } from '../../core/db.ts';
+import type { Deps } from '../../core/deps.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import type { CancellationPolicy, Frequency } from '../pricing/index.ts';
 import { findSettings } from './catalog.repository.ts';
@@ -23,6 +23,6 @@ export function settingsFrom(stored: { frequency_discounts: object; cancellation
   } as CatalogSettings;
 }
 
-export async function loadCatalogSettings(db: Sql, tenant: Tenant): Promise<CatalogSettings> {
-  return settingsFrom(await findSettings(db, tenant));
+export async function loadCatalogSettings(deps: Deps, tenant: Tenant): Promise<CatalogSettings> {
+  return settingsFrom(await findSettings(deps.db, tenant));
 }

@@ -1,6 +1,8 @@
+// Owns: customers, addresses. Also reads accounts.name (the business named in the invitation).
+// Bookings set the booking stats and invoices move the money stats through customers' services.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
-import type { PageRequest } from '../../core/paging.ts';
-import type { Tenant } from '../../core/tenant.ts';
+import { type PageRequest, pagedRows } from '../../core/paging.ts';
+import { type Tenant, tenantIs } from '../../core/tenant.ts';
 
 export interface CustomerRow {
   id: string;
@@ -47,10 +49,6 @@ const ADDRESSES_JSON = sql.raw(`coalesce((
     from addresses a where a.customer_id = customers.id and a.removed_at is null), '[]') as addresses`);
 
 export type CustomerWithAddresses = CustomerRow & { addresses: AddressRow[] };
-
-function tenantIs(tenant: Tenant): SQL {
-  return sql`account_id = ${tenant.accountId} and environment = ${tenant.environment}`;
-}
 
 export async function insertCustomer(
   db: Sql,
@@ -115,7 +113,8 @@ export interface CustomerFilters {
   createdAfter?: Date;
   updatedAfter?: Date;
   hasSubscription?: boolean;
-  zoneId?: string;
+  /** Customers with a live address at one of these ZIPs (a zone's). */
+  zips?: string[];
   ids?: string[];
 }
 
@@ -142,11 +141,9 @@ function filterConditions(tenant: Tenant, filters: CustomerFilters): SQL {
     conditions.push(sql`active_subscription = ${filters.hasSubscription}`);
   }
   if (filters.ids) conditions.push(sql`id = any(${textArray(filters.ids)})`);
-  if (filters.zoneId !== undefined) {
-    conditions.push(sql`exists (
-      select 1 from addresses a join zone_zips z
-        on z.zip = a.zip and z.account_id = a.account_id and z.environment = a.environment
-      where a.customer_id = customers.id and a.removed_at is null and z.zone_id = ${filters.zoneId})`);
+  if (filters.zips !== undefined) {
+    conditions.push(sql`exists (select 1 from addresses a where a.customer_id = customers.id
+                                  and a.removed_at is null and a.zip = any(${textArray(filters.zips)}))`);
   }
   return sql.join(conditions, sql` and `);
 }
@@ -188,24 +185,14 @@ export async function listCustomers(
     }
     // past the last page: nothing to read the total from
   }
-  const [rows, count] = await Promise.all([
-    query<CustomerWithAddresses>(
-      db,
-      sql`select ${CUSTOMER_COLUMNS}, ${ADDRESSES_JSON} from customers where ${where}
-          order by created_at desc, id desc limit ${page.perPage} offset ${page.offset}`,
-    ),
-    queryOne<{ total: number }>(db, sql`select count(*) as total from customers where ${where}`),
-  ]);
-  return { rows, total: count?.total ?? 0 };
-}
-
-export function listAddresses(db: Sql, tenant: Tenant, customerIds: string[]): Promise<AddressRow[]> {
-  if (customerIds.length === 0) return Promise.resolve([]);
-  return query<AddressRow>(
+  return pagedRows<CustomerWithAddresses>(
     db,
-    sql`select ${ADDRESS_COLUMNS} from addresses
-        where ${tenantIs(tenant)} and customer_id = any(${textArray(customerIds)}) and removed_at is null
-        order by is_default desc, created_at, id`,
+    {
+      select: sql`select ${CUSTOMER_COLUMNS}, ${ADDRESSES_JSON}`,
+      from: sql`from customers where ${where}`,
+      order: sql`order by created_at desc, id desc`,
+    },
+    page,
   );
 }
 
@@ -293,6 +280,21 @@ export async function adjustCustomerBalances(
   await query(
     db,
     sql`update customers set total_spent = total_spent + ${spent}, credit_balance = credit_balance + ${credit}
+        where ${tenantIs(tenant)} and id = ${customerId}`,
+  );
+}
+
+export interface BookingStats {
+  totalBookings: number;
+  lastBookingAt: Date | null;
+  activeSubscription: boolean;
+}
+
+export async function setBookingStats(db: Sql, tenant: Tenant, customerId: string, stats: BookingStats): Promise<void> {
+  await query(
+    db,
+    sql`update customers set total_bookings = ${stats.totalBookings}, last_booking_at = ${stats.lastBookingAt},
+          active_subscription = ${stats.activeSubscription}
         where ${tenantIs(tenant)} and id = ${customerId}`,
   );
 }

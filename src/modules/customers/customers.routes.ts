@@ -21,12 +21,11 @@ const tags = ['Customers'];
 export function customerRoutes(
   app: FastifyInstance,
   deps: Deps,
-  extra: { checkAddressRemoval?: customers.AddressRemovalCheck } = {},
+  rules: { hasOpenBookings?: customers.OpenBookingsCheck } = {},
 ) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Address);
   app.addSchema(Customer);
-  const withChecks = { ...deps, ...extra };
 
   api.get(
     '/v1/customers',
@@ -40,9 +39,8 @@ export function customerRoutes(
       },
     },
     async (request, reply) => {
-      const query = request.query;
-      const list = await customers.listCustomers(deps.db, tenantOf(request), query);
-      return sendList(reply, list, query.fields);
+      const list = await customers.listCustomers(deps, tenantOf(request), request.query);
+      return sendList(reply, list, request.query.fields);
     },
   );
 
@@ -76,7 +74,7 @@ export function customerRoutes(
         response: { 200: Type.Ref('Customer'), ...errors(...CommonErrors) },
       },
     },
-    async (request) => customers.getCustomer(deps.db, tenantOf(request), request.params.id),
+    async (request) => customers.getCustomer(deps, tenantOf(request), request.params.id),
   );
 
   api.patch(
@@ -145,8 +143,8 @@ export function customerRoutes(
       },
     },
     async (request, reply) => {
-      const params = request.params;
-      await customers.removeAddress(withChecks, tenantOf(request), params.id, params.address_id);
+      const { id, address_id } = request.params;
+      await customers.removeAddress(deps, tenantOf(request), id, address_id, rules.hasOpenBookings);
       return reply.code(204).send(null);
     },
   );

@@ -1,10 +1,11 @@
 import { periodStart } from '../../core/dates.ts';
-import { constraintViolated, isoTimestamp, type Sql, transaction } from '../../core/db.ts';
-import type { Deps } from '../../core/deps.ts';
-import { AppError, notFound } from '../../core/errors.ts';
+import { constraintViolated, isoTimestamp } from '../../core/db.ts';
+import { type Deps, inTransaction } from '../../core/deps.ts';
+import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { pageRequest, pagination, parseIds } from '../../core/paging.ts';
+import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
+import { zoneZips } from '../catalog/index.ts';
 import * as repository from './customers.repository.ts';
 import type {
   AddressView,
@@ -14,8 +15,6 @@ import type {
   NewCustomerBody,
   UpdateCustomerBody,
 } from './customers.schemas.ts';
-
-export type CustomerDeps = Deps;
 
 const DEFAULT_PREFERENCES = { preferred_contact: 'email', marketing_opt_in: false } as const;
 
@@ -56,9 +55,9 @@ export function customerView(row: repository.CustomerRow, addresses: repository.
 }
 
 /** The customer as the API returns it; throws 404 for a missing or foreign id. */
-export async function getCustomer(db: Sql, tenant: Tenant, id: string, param?: string): Promise<CustomerView> {
-  const row = await repository.findCustomerWithAddresses(db, tenant, id);
-  if (!row) throw notFound('customer', id, param);
+export async function getCustomer(deps: Deps, tenant: Tenant, id: string): Promise<CustomerView> {
+  const row = await repository.findCustomerWithAddresses(deps.db, tenant, id);
+  if (!row) throw notFound('customer', id);
   return customerView(row, row.addresses);
 }
 
@@ -68,12 +67,27 @@ function emailTaken(email: string): AppError {
   });
 }
 
-export async function createCustomer(deps: CustomerDeps, tenant: Tenant, input: NewCustomerBody) {
+/** The address fields as a new row: label "Home" unless given. */
+function newAddress(customerId: string, input: NewAddressBody, isDefault: boolean) {
+  return {
+    id: newId('address'),
+    customer_id: customerId,
+    label: input.label || 'Home',
+    street: input.street,
+    city: input.city,
+    state: input.state,
+    zip: input.zip,
+    access_notes: input.access_notes ?? null,
+    is_default: isDefault,
+  };
+}
+
+export async function createCustomer(deps: Deps, tenant: Tenant, input: NewCustomerBody) {
   const now = deps.clock.now();
   const id = newId('customer');
   try {
-    const customer = await transaction(deps.db, async (tx) => {
-      await repository.insertCustomer(tx, tenant, {
+    const customer = await inTransaction(deps, async (deps) => {
+      await repository.insertCustomer(deps.db, tenant, {
         id,
         firstName: input.first_name.trim(),
         lastName: input.last_name.trim(),
@@ -82,27 +96,10 @@ export async function createCustomer(deps: CustomerDeps, tenant: Tenant, input: 
         preferences: { ...DEFAULT_PREFERENCES, ...input.preferences },
         now,
       });
-      if (input.address) {
-        await repository.insertAddress(
-          tx,
-          tenant,
-          {
-            id: newId('address'),
-            customer_id: id,
-            label: input.address.label || 'Home',
-            street: input.address.street,
-            city: input.address.city,
-            state: input.address.state,
-            zip: input.address.zip,
-            access_notes: input.address.access_notes ?? null,
-            is_default: true,
-          },
-          now,
-        );
-      }
-      const created = await getCustomer(tx, tenant, id);
-      const business = await repository.findAccountName(tx, tenant);
-      await deps.mailer.queue(tx, tenant, {
+      if (input.address) await repository.insertAddress(deps.db, tenant, newAddress(id, input.address, true), now);
+      const created = await getCustomer(deps, tenant, id);
+      const business = await repository.findAccountName(deps.db, tenant);
+      await deps.mailer.queue(deps.db, tenant, {
         kind: 'customer_invitation',
         to: created.email,
         subject: `${business} invited you to book online`,
@@ -110,7 +107,7 @@ export async function createCustomer(deps: CustomerDeps, tenant: Tenant, input: 
           `Hello ${created.first_name},\n\n${business} has set up an account for you, so you can ` +
           'book, reschedule and pay for visits online.\n\nSee you soon!\n',
       });
-      await deps.events.publish(tx, tenant, 'customer.created', created, now);
+      await deps.events.publish(deps.db, tenant, 'customer.created', created, now);
       return created;
     });
     deps.mailer.wake();
@@ -121,10 +118,10 @@ export async function createCustomer(deps: CustomerDeps, tenant: Tenant, input: 
   }
 }
 
-export async function listCustomers(db: Sql, tenant: Tenant, query: CustomerListQuery) {
+export async function listCustomers(deps: Deps, tenant: Tenant, query: CustomerListQuery): Promise<Page<CustomerView>> {
   const page = pageRequest(query);
-  const { rows, total } = await repository.listCustomers(
-    db,
+  const found = await repository.listCustomers(
+    deps.db,
     tenant,
     {
       search: query.search,
@@ -132,33 +129,19 @@ export async function listCustomers(db: Sql, tenant: Tenant, query: CustomerList
       createdAfter: periodStart(query.created_after),
       updatedAfter: periodStart(query.updated_after),
       hasSubscription: query.has_subscription,
-      zoneId: query.zone_id,
+      zips: query.zone_id === undefined ? undefined : await zoneZips(deps, tenant, query.zone_id),
       ids: parseIds(query.ids, 'cust'),
     },
     page,
   );
-  const addresses = await repository.listAddresses(
-    db,
-    tenant,
-    rows.map((row) => row.id),
-  );
-  return {
-    data: rows.map((row) =>
-      customerView(
-        row,
-        addresses.filter((a) => a.customer_id === row.id),
-      ),
-    ),
-    pagination: pagination(page, total),
-  };
+  return pageOf(page, found, (row) => customerView(row, row.addresses));
 }
 
-export async function updateCustomer(deps: CustomerDeps, tenant: Tenant, id: string, input: UpdateCustomerBody) {
+export async function updateCustomer(deps: Deps, tenant: Tenant, id: string, input: UpdateCustomerBody) {
   const now = deps.clock.now();
   try {
-    return await transaction(deps.db, async (tx) => {
-      const current = await repository.findCustomer(tx, tenant, id, { forUpdate: true });
-      if (!current) throw notFound('customer', id);
+    return await inTransaction(deps, async (deps) => {
+      const current = await lockedRow(deps, tenant, id);
       if (input.status !== undefined && current.status === 'deactivated') {
         throw new AppError(
           'invalid_state_transition',
@@ -167,7 +150,7 @@ export async function updateCustomer(deps: CustomerDeps, tenant: Tenant, id: str
         );
       }
       await repository.updateCustomer(
-        tx,
+        deps.db,
         tenant,
         id,
         {
@@ -181,8 +164,8 @@ export async function updateCustomer(deps: CustomerDeps, tenant: Tenant, id: str
         },
         now,
       );
-      const updated = await getCustomer(tx, tenant, id);
-      await deps.events.publish(tx, tenant, 'customer.updated', updated, now);
+      const updated = await getCustomer(deps, tenant, id);
+      await deps.events.publish(deps.db, tenant, 'customer.updated', updated, now);
       return updated;
     });
   } catch (error) {
@@ -191,75 +174,138 @@ export async function updateCustomer(deps: CustomerDeps, tenant: Tenant, id: str
   }
 }
 
-export async function deactivateCustomer(deps: CustomerDeps, tenant: Tenant, id: string) {
+export async function deactivateCustomer(deps: Deps, tenant: Tenant, id: string) {
   const now = deps.clock.now();
-  return transaction(deps.db, async (tx) => {
-    const current = await repository.findCustomer(tx, tenant, id, { forUpdate: true });
-    if (!current) throw notFound('customer', id);
+  return inTransaction(deps, async (deps) => {
+    const current = await lockedRow(deps, tenant, id);
     // Deactivating twice is a no-op, so a retried request is harmless.
-    if (current.status === 'deactivated') return getCustomer(tx, tenant, id);
-    await repository.updateCustomer(tx, tenant, id, { status: 'deactivated' }, now);
-    const updated = await getCustomer(tx, tenant, id);
-    await deps.events.publish(tx, tenant, 'customer.deactivated', updated, now);
+    if (current.status === 'deactivated') return getCustomer(deps, tenant, id);
+    await repository.updateCustomer(deps.db, tenant, id, { status: 'deactivated' }, now);
+    const updated = await getCustomer(deps, tenant, id);
+    await deps.events.publish(deps.db, tenant, 'customer.deactivated', updated, now);
     return updated;
   });
 }
 
-export async function addAddress(deps: CustomerDeps, tenant: Tenant, customerId: string, input: NewAddressBody) {
+/** The customer changed through an address: touch it and tell subscribers. */
+async function addressesChanged(deps: Deps, tenant: Tenant, customerId: string, now: Date) {
+  await repository.updateCustomer(deps.db, tenant, customerId, {}, now);
+  await deps.events.publish(deps.db, tenant, 'customer.updated', await getCustomer(deps, tenant, customerId), now);
+}
+
+export async function addAddress(deps: Deps, tenant: Tenant, customerId: string, input: NewAddressBody) {
   const now = deps.clock.now();
-  return transaction(deps.db, async (tx) => {
-    const customer = await repository.findCustomer(tx, tenant, customerId, { forUpdate: true });
-    if (!customer) throw notFound('customer', customerId);
-    const first = (await repository.countAddresses(tx, tenant, customerId)) === 0;
+  return inTransaction(deps, async (deps) => {
+    await lockedRow(deps, tenant, customerId);
+    const first = (await repository.countAddresses(deps.db, tenant, customerId)) === 0;
     const isDefault = first || input.is_default === true;
-    if (isDefault) await repository.clearDefaultAddress(tx, tenant, customerId);
-    const id = newId('address');
-    await repository.insertAddress(
-      tx,
-      tenant,
-      {
-        id,
-        customer_id: customerId,
-        label: input.label || 'Home',
-        street: input.street,
-        city: input.city,
-        state: input.state,
-        zip: input.zip,
-        access_notes: input.access_notes ?? null,
-        is_default: isDefault,
-      },
-      now,
-    );
-    await repository.updateCustomer(tx, tenant, customerId, {}, now);
-    await deps.events.publish(tx, tenant, 'customer.updated', await getCustomer(tx, tenant, customerId), now);
-    const address = await repository.findAddress(tx, tenant, customerId, id);
-    if (!address) throw new Error('address vanished inside its own transaction');
-    return addressView(address);
+    if (isDefault) await repository.clearDefaultAddress(deps.db, tenant, customerId);
+    const address = newAddress(customerId, input, isDefault);
+    await repository.insertAddress(deps.db, tenant, address, now);
+    await addressesChanged(deps, tenant, customerId, now);
+    const added = await repository.findAddress(deps.db, tenant, customerId, address.id);
+    if (!added) throw new Error('address vanished inside its own transaction');
+    return addressView(added);
   });
 }
 
 /**
- * Checks whether an address may go; supplied by the bookings module (an address that open
- * bookings still need cannot be the customer's last).
+ * Whether the customer has bookings still to be done; supplied by the bookings module, which
+ * customers cannot import (bookings imports customers).
  */
-export type AddressRemovalCheck = (tx: Sql, tenant: Tenant, customerId: string, addressId: string) => Promise<void>;
+export type OpenBookingsCheck = (deps: Deps, tenant: Tenant, customerId: string) => Promise<boolean>;
 
+/** An address that open bookings still need cannot be the customer's last (409 address_required). */
 export async function removeAddress(
-  deps: CustomerDeps & { checkAddressRemoval?: AddressRemovalCheck },
+  deps: Deps,
   tenant: Tenant,
   customerId: string,
   addressId: string,
+  hasOpenBookings?: OpenBookingsCheck,
 ) {
   const now = deps.clock.now();
-  await transaction(deps.db, async (tx) => {
-    const customer = await repository.findCustomer(tx, tenant, customerId, { forUpdate: true });
-    if (!customer) throw notFound('customer', customerId);
-    const address = await repository.findAddress(tx, tenant, customerId, addressId);
+  await inTransaction(deps, async (deps) => {
+    await lockedRow(deps, tenant, customerId);
+    const address = await repository.findAddress(deps.db, tenant, customerId, addressId);
     if (!address) throw notFound('address', addressId);
-    await deps.checkAddressRemoval?.(tx, tenant, customerId, addressId);
-    await repository.removeAddress(tx, tenant, addressId, now);
-    await repository.promoteDefaultAddress(tx, tenant, customerId);
-    await repository.updateCustomer(tx, tenant, customerId, {}, now);
-    await deps.events.publish(tx, tenant, 'customer.updated', await getCustomer(tx, tenant, customerId), now);
+    const last = (await repository.countAddresses(deps.db, tenant, customerId)) <= 1;
+    if (last && (await hasOpenBookings?.(deps, tenant, customerId))) {
+      throw new AppError(
+        'address_required',
+        'This is the last address of a customer with open bookings; add another address first.',
+      );
+    }
+    await repository.removeAddress(deps.db, tenant, addressId, now);
+    await repository.promoteDefaultAddress(deps.db, tenant, customerId);
+    await addressesChanged(deps, tenant, customerId, now);
   });
+}
+
+// What other modules do with customers, each in the caller's transaction (tx-bound deps).
+
+export type { BookingStats } from './customers.repository.ts';
+
+async function lockedRow(deps: Deps, tenant: Tenant, id: string, param?: string) {
+  const row = await repository.findCustomer(deps.db, tenant, id, { forUpdate: true });
+  if (!row) throw notFound('customer', id, param);
+  return row;
+}
+
+/**
+ * Locks the customer's row until the caller's transaction ends: bookings, payments and invoices
+ * of one customer queue here. 404 (`param`: 400) for a missing or foreign id.
+ */
+export async function lockCustomer(
+  deps: Deps,
+  tenant: Tenant,
+  id: string,
+  param?: string,
+): Promise<Pick<CustomerView, 'id' | 'status'>> {
+  const row = await lockedRow(deps, tenant, id, param);
+  return { id: row.id, status: row.status };
+}
+
+/** Throws 404 unless the customer exists in this environment. */
+export async function requireCustomer(deps: Deps, tenant: Tenant, id: string): Promise<void> {
+  if (!(await repository.findCustomer(deps.db, tenant, id))) throw notFound('customer', id);
+}
+
+/**
+ * One of the customer's live addresses, as a booking names it (`param`): another customer's is
+ * 400 parameter_invalid, none 400 resource_not_found.
+ */
+export async function customerAddress(
+  deps: Deps,
+  tenant: Tenant,
+  input: { customerId: string; addressId: string; param: string },
+): Promise<AddressView> {
+  const address = await repository.findAddress(deps.db, tenant, input.customerId, input.addressId);
+  if (address) return addressView(address);
+  if (await repository.findAddressById(deps.db, tenant, input.addressId)) {
+    throw invalidParameter(input.param, 'That address belongs to another customer.');
+  }
+  throw notFound('address', input.addressId, input.param);
+}
+
+/** Stores the booking figures bookings counted from its own rows (the customer's `stats`). */
+export function setBookingStats(
+  deps: Deps,
+  tenant: Tenant,
+  customerId: string,
+  stats: repository.BookingStats,
+): Promise<void> {
+  return repository.setBookingStats(deps.db, tenant, customerId, stats);
+}
+
+/**
+ * Moves the customer's money stats: `spent` (cents paid, less refunds to the original method)
+ * and `credit` (account credit from refunds).
+ */
+export function adjustCustomerBalances(
+  deps: Deps,
+  tenant: Tenant,
+  customerId: string,
+  change: { spent?: number; credit?: number },
+): Promise<void> {
+  return repository.adjustCustomerBalances(deps.db, tenant, customerId, change);
 }

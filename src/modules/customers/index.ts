@@ -1,19 +1,15 @@
-export {
-  type AddressRow,
-  adjustCustomerBalances,
-  type CustomerRow,
-  countAddresses,
-  findAddress,
-  findAddressById,
-  findCustomer,
-} from './customers.repository.ts';
+// What the app and other modules use of customers: its routes, and services that run in the
+// caller's transaction when given tx-bound deps.
 export { customerRoutes } from './customers.routes.ts';
 export type { AddressView, CustomerListQuery, CustomerView } from './customers.schemas.ts';
 export {
-  type AddressRemovalCheck,
-  addressView,
-  createCustomer,
-  customerView,
+  adjustCustomerBalances,
+  type BookingStats,
+  customerAddress,
   getCustomer,
   listCustomers,
+  lockCustomer,
+  type OpenBookingsCheck,
+  requireCustomer,
+  setBookingStats,
 } from './customers.service.ts';

@@ -61,7 +61,7 @@ export function bookingPages(app: FastifyInstance, deps: Deps): void {
     let customerName: string | undefined;
     if (customerId) {
       const found = await orNotFound(request, reply, session, 'There is no such customer.', () =>
-        getCustomer(deps.db, tenant, customerId),
+        getCustomer(deps, tenant, customerId),
       );
       if (!found.found) return found.reply;
       customerName = `${found.value.first_name} ${found.value.last_name}`.trim();
@@ -253,7 +253,7 @@ async function configurationDetails(deps: Deps, tenant: Tenant, booking: Booking
   const names = new Map<string, string>();
   if (lines.length) {
     try {
-      const catalog = await listProducts(deps.db, tenant, booking.service.industry);
+      const catalog = await listProducts(deps, tenant, booking.service.industry);
       for (const category of catalog.categories) {
         for (const product of category.products) names.set(product.id, product.name);
       }

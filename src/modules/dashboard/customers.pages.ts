@@ -29,7 +29,7 @@ export function customerPages(app: FastifyInstance, deps: Deps): void {
     const statusParam = queryValue(request, 'status');
     const status = STATUSES.find((candidate) => candidate === statusParam);
     const page = Math.max(1, Math.min(10_000, Number.parseInt(queryValue(request, 'page'), 10) || 1));
-    const list = await listCustomers(deps.db, sessionTenant(session), {
+    const list = await listCustomers(deps, sessionTenant(session), {
       page,
       per_page: PER_PAGE,
       search: search || undefined,
@@ -86,7 +86,7 @@ ${pager({ noun: 'customer', total, page, totalPages, link })}`
     if (!session) return reply;
     let customer: CustomerView;
     try {
-      customer = await getCustomer(deps.db, sessionTenant(session), request.params.id);
+      customer = await getCustomer(deps, sessionTenant(session), request.params.id);
     } catch (error) {
       if (error instanceof AppError && error.code === 'resource_not_found') {
         return sendNotFound(request, reply, session, 'There is no such customer.');

@@ -170,9 +170,8 @@ export function when(iso: string | null, fallback = 'Never'): SafeHtml {
   return html`<time datetime="${iso}" title="${iso}">${DATE_FORMAT.format(new Date(iso))} UTC</time>`;
 }
 
-export function money(cents: number, currency = 'usd'): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
-}
+// one money formatter for the whole product (core/money.ts)
+export { formatMoney as money } from '../../core/money.ts';
 
 /** Query string value or ''. */
 export function queryValue(request: FastifyRequest, name: string): string {

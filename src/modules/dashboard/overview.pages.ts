@@ -14,7 +14,7 @@ export function overviewPages(app: FastifyInstance, deps: Deps): void {
     const session = await requireSession(deps, request, reply);
     if (!session) return reply;
     const tenant = sessionTenant(session);
-    const customers = await listCustomers(deps.db, tenant, { page: 1, per_page: 1 });
+    const customers = await listCustomers(deps, tenant, { page: 1, per_page: 1 });
     const keys = (await listApiKeys(deps, tenant)).filter((key) => key.revoked_at === null);
     const emails = await listEmails(deps.db, tenant, 100);
     const stat = (label: string, value: string | number, href: string) =>

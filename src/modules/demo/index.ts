@@ -6,7 +6,11 @@ import type { Tenant } from '../../core/tenant.ts';
 import { createAccount, createApiKey, hasAccounts } from '../accounts/index.ts';
 import { seedDemoCatalog } from '../catalog/index.ts';
 
-/** Seeds one environment of an account; every module with demo data adds its part here. */
+/**
+ * Seeds one environment of an account, in the transaction that creates it (the accounts
+ * module's demo seeder hook: `deps` are bound to that transaction); every module with demo
+ * data adds its part here.
+ */
 export async function seedDemoEnvironment(deps: Deps, tenant: Tenant): Promise<void> {
   await seedDemoCatalog(deps.db, tenant);
 }

@@ -86,7 +86,7 @@ export async function payInvoice(deps: InvoiceDeps, tenant: Tenant, id: string, 
       },
       now,
     );
-    await adjustCustomerBalances(tx, tenant, row.customer_id, { spent: amount });
+    await adjustCustomerBalances({ ...deps, db: tx }, tenant, row.customer_id, { spent: amount });
     const view = await loadInvoiceView(tx, tenant, id, now);
     if (paidInFull) await deps.events.publish(tx, tenant, 'invoice.paid', view, now);
     return { view };
@@ -131,7 +131,7 @@ export async function refundInvoice(
     });
     await repository.updateInvoice(tx, tenant, id, { amount_refunded: row.amount_refunded + amount }, now);
     await adjustCustomerBalances(
-      tx,
+      { ...deps, db: tx },
       tenant,
       row.customer_id,
       refundTo === 'account_credit' ? { credit: amount } : { spent: -amount },

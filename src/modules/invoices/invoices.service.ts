@@ -237,7 +237,7 @@ export async function issueInvoice(
         paid_at: now,
         payment_method: paymentSummary(payment),
       });
-      await adjustCustomerBalances(tx, tenant, row.customer_id, { spent: row.total });
+      await adjustCustomerBalances({ ...deps, db: tx }, tenant, row.customer_id, { spent: row.total });
     } else {
       declined = { code: payment.failure_code ?? 'card_declined', message: payment.failure_message ?? '' };
       issuing.last_payment_error = { ...declined, at: now.toISOString() };

@@ -61,7 +61,7 @@ export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const list = await payments.listPaymentMethods(deps.db, tenantOf(request), request.params.id, request.query);
+      const list = await payments.listPaymentMethods(deps, tenantOf(request), request.params.id, request.query);
       return sendList(reply, list, request.query.fields);
     },
   );

@@ -4,7 +4,7 @@ import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { pageRequest, pagination, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { findCustomer } from '../customers/index.ts';
+import { lockCustomer, requireCustomer } from '../customers/index.ts';
 import * as repository from './payments.repository.ts';
 import type {
   NewPaymentMethodBody,
@@ -80,12 +80,6 @@ export function refundView(row: repository.RefundRow): RefundView {
   };
 }
 
-async function requireCustomer(db: Sql, tenant: Tenant, customerId: string, forUpdate = false) {
-  const customer = await findCustomer(db, tenant, customerId, { forUpdate });
-  if (!customer) throw notFound('customer', customerId);
-  return customer;
-}
-
 async function requirePaymentMethod(db: Sql, tenant: Tenant, customerId: string, id: string) {
   const row = await repository.findPaymentMethod(db, tenant, customerId, id);
   if (!row) throw notFound('payment method', id);
@@ -98,7 +92,7 @@ export async function addPaymentMethod(
   customerId: string,
   input: NewPaymentMethodBody,
 ): Promise<PaymentMethodView> {
-  await requireCustomer(deps.db, tenant, customerId);
+  await requireCustomer(deps, tenant, customerId);
   const processor = requireProcessor(deps.payments, tenant);
   const number = input.card.number.replace(/[ -]/g, '');
   if (!luhnValid(number)) throw invalidParameter('card.number', 'The card number is not a valid card number.');
@@ -114,7 +108,7 @@ export async function addPaymentMethod(
     cvc: input.card.cvc,
   });
   return transaction(deps.db, async (tx) => {
-    await requireCustomer(tx, tenant, customerId, true);
+    await lockCustomer({ ...deps, db: tx }, tenant, customerId);
     const first = (await repository.countPaymentMethods(tx, tenant, customerId)) === 0;
     const isDefault = first || input.is_default === true;
     if (isDefault) await repository.clearDefaultPaymentMethod(tx, tenant, customerId);
@@ -135,11 +129,16 @@ export async function addPaymentMethod(
   });
 }
 
-export async function listPaymentMethods(db: Sql, tenant: Tenant, customerId: string, query: PaymentMethodListQuery) {
-  await requireCustomer(db, tenant, customerId);
+export async function listPaymentMethods(
+  deps: PaymentDeps,
+  tenant: Tenant,
+  customerId: string,
+  query: PaymentMethodListQuery,
+) {
+  await requireCustomer(deps, tenant, customerId);
   const page = pageRequest(query);
   const { rows, total } = await repository.listPaymentMethods(
-    db,
+    deps.db,
     tenant,
     customerId,
     { ids: parseIds(query.ids, 'pm') },
@@ -156,7 +155,7 @@ export async function updatePaymentMethod(
   input: UpdatePaymentMethodBody,
 ): Promise<PaymentMethodView> {
   return transaction(deps.db, async (tx) => {
-    await requireCustomer(tx, tenant, customerId, true);
+    await lockCustomer({ ...deps, db: tx }, tenant, customerId);
     await requirePaymentMethod(tx, tenant, customerId, id);
     if (input.is_default) {
       await repository.clearDefaultPaymentMethod(tx, tenant, customerId);
@@ -168,7 +167,7 @@ export async function updatePaymentMethod(
 
 export async function removePaymentMethod(deps: PaymentDeps, tenant: Tenant, customerId: string, id: string) {
   await transaction(deps.db, async (tx) => {
-    await requireCustomer(tx, tenant, customerId, true);
+    await lockCustomer({ ...deps, db: tx }, tenant, customerId);
     await requirePaymentMethod(tx, tenant, customerId, id);
     await repository.removePaymentMethod(tx, tenant, id, deps.clock.now());
     await repository.promoteDefaultPaymentMethod(tx, tenant, customerId);

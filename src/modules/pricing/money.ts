@@ -11,12 +11,6 @@ export function percentOf(amount: number, percent: number): number {
   return Number(numerator < 0n ? -magnitude : magnitude);
 }
 
-/** "$20.00" for 2000 cents (descriptions only; amounts stay integers). */
-export function formatAmount(cents: number, currency: string): string {
-  const symbol = currency.toLowerCase() === 'usd' ? '$' : `${currency.toUpperCase()} `;
-  return `${symbol}${(cents / 100).toFixed(2)}`;
-}
-
 export function formatPercent(percent: number): string {
   return `${Number(percent.toFixed(3))}%`;
 }

@@ -6,8 +6,9 @@
 // tax      = round((subtotal - discount) x tax_rate / 100)
 // total    = subtotal - discount + tax
 import { AppError } from '../../core/errors.ts';
+import { formatMoney } from '../../core/money.ts';
 import type { Coupon } from './coupons.ts';
-import { formatAmount, formatPercent, percentOf } from './money.ts';
+import { formatPercent, percentOf } from './money.ts';
 
 export const FREQUENCIES = ['one-time', 'weekly', 'bi-weekly', 'monthly'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
@@ -216,7 +217,7 @@ export function priceConfiguration(catalog: PricingCatalog, configuration: Confi
     const off =
       coupon.percentOff !== null
         ? `${formatPercent(coupon.percentOff)} off`
-        : `${formatAmount(coupon.amountOff ?? 0, catalog.currency)} off`;
+        : `${formatMoney(coupon.amountOff ?? 0, catalog.currency)} off`;
     discounts.push({ type: 'coupon', code: coupon.code, description: `Coupon ${coupon.code} (${off})`, amount });
     remaining -= amount;
   }
