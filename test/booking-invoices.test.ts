@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { query, sql, transaction } from '../src/core/db.ts';
+import { query, sql } from '../src/core/db.ts';
+import { inTransaction } from '../src/core/deps.ts';
 import {
   createBookingInvoice,
   createCancellationFeeInvoice,
@@ -37,10 +38,9 @@ describe('invoices from bookings', () => {
   it("issues the booking's invoice with its pricing as given and charges the default card", async () => {
     const customer = await newCustomer(acct.api);
     await addCard(acct.api, customer.id, CARDS.visa);
-    const deps = t.app.deps;
-    const { invoice, declined } = await transaction(t.database.sql, async (tx) => {
+    const { invoice, declined } = await inTransaction(t.app.deps, async (deps) => {
       // stands for the booking completion's own writes in the same transaction
-      return createBookingInvoice(tx, deps, acct.tenant(), {
+      return createBookingInvoice(deps, acct.tenant(), {
         bookingId: 'bk_test1',
         customerId: customer.id,
         ...pricing,
@@ -66,14 +66,13 @@ describe('invoices from bookings', () => {
   it('a declined card leaves the invoice pending with the failure, and the booking transaction commits', async () => {
     const customer = await newCustomer(acct.api);
     await addCard(acct.api, customer.id, CARDS.insufficientFunds);
-    const deps = t.app.deps;
-    const result = await transaction(t.database.sql, async (tx) => {
-      const issued = await createBookingInvoice(tx, deps, acct.tenant(), {
+    const result = await inTransaction(t.app.deps, async (deps) => {
+      const issued = await createBookingInvoice(deps, acct.tenant(), {
         bookingId: 'bk_test2',
         customerId: customer.id,
         ...pricing,
       });
-      await query(tx, sql`select 1`); // the booking's remaining work goes on
+      await query(deps.db, sql`select 1`); // the booking's remaining work goes on
       return issued;
     });
     expect(result.declined).toMatchObject({ code: 'insufficient_funds' });
@@ -83,9 +82,8 @@ describe('invoices from bookings', () => {
 
   it('without a card the invoice is simply pending; with tax omitted it is computed from the rate', async () => {
     const customer = await newCustomer(acct.api);
-    const deps = t.app.deps;
-    const { invoice } = await transaction(t.database.sql, (tx) =>
-      createBookingInvoice(tx, deps, acct.tenant(), {
+    const { invoice } = await inTransaction(t.app.deps, (deps) =>
+      createBookingInvoice(deps, acct.tenant(), {
         ...pricing,
         tax: undefined,
         bookingId: 'bk_test3',
@@ -98,9 +96,8 @@ describe('invoices from bookings', () => {
   it('creates a pending cancellation-fee invoice', async () => {
     const customer = await newCustomer(acct.api);
     await addCard(acct.api, customer.id, CARDS.visa);
-    const deps = t.app.deps;
-    const { invoice } = await transaction(t.database.sql, (tx) =>
-      createCancellationFeeInvoice(tx, deps, acct.tenant(), {
+    const { invoice } = await inTransaction(t.app.deps, (deps) =>
+      createCancellationFeeInvoice(deps, acct.tenant(), {
         bookingId: 'bk_test4',
         customerId: customer.id,
         amount: 8329,
@@ -119,10 +116,9 @@ describe('invoices from bookings', () => {
 
   it('rolls back with the booking when the booking transaction fails', async () => {
     const customer = await newCustomer(acct.api);
-    const deps = t.app.deps;
     await expect(
-      transaction(t.database.sql, async (tx) => {
-        await createBookingInvoice(tx, deps, acct.tenant(), {
+      inTransaction(t.app.deps, async (deps) => {
+        await createBookingInvoice(deps, acct.tenant(), {
           bookingId: 'bk_test5',
           customerId: customer.id,
           ...pricing,

@@ -87,6 +87,11 @@ export function periodEnd(value: string | undefined): Date | undefined {
   return new Date(Math.min(end, END_INSTANT - 1));
 }
 
+/** The UTC calendar day of an instant, YYYY-MM-DD. */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
 /** The calendar date `days` after `day` (both YYYY-MM-DD; negative goes back). */
 export function addDays(day: string, days: number): string {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];

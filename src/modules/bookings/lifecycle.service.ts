@@ -106,7 +106,7 @@ export async function completeBooking(deps: Deps, tenant: Tenant, id: string) {
       // the next occurrence holds crew time, so it goes before the invoice's numbering lock
       const next = row.subscription_id ? await bookNextOccurrence(deps, tenant, row, now) : false;
       const pricing = row.pricing;
-      await createBookingInvoice(deps.db, deps, tenant, {
+      await createBookingInvoice(deps, tenant, {
         bookingId: id,
         customerId: row.customer_id,
         lineItems: invoiceLines(row, pricing),
@@ -263,7 +263,7 @@ export async function cancelBooking(deps: Deps, tenant: Tenant, id: string, inpu
           fee.policy === 'in_progress'
             ? settings.cancellation_policy.in_progress_fee_percent
             : settings.cancellation_policy.late_cancellation_fee_percent;
-        const { invoice } = await createCancellationFeeInvoice(deps.db, deps, tenant, {
+        const { invoice } = await createCancellationFeeInvoice(deps, tenant, {
           bookingId: id,
           customerId: row.customer_id,
           amount: fee.amount,

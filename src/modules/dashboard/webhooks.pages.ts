@@ -197,14 +197,12 @@ function deliveryRows(webhook: WebhookView, deliveries: WebhookDeliveryView[], s
 
 export function webhookPages(app: FastifyInstance, deps: Deps): void {
   const load = (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, session: Session) =>
-    orNotFound(request, reply, session, NOT_FOUND, () =>
-      getWebhook(deps.db, sessionTenant(session), request.params.id),
-    );
+    orNotFound(request, reply, session, NOT_FOUND, () => getWebhook(deps, sessionTenant(session), request.params.id));
 
   app.get(BASE, { schema: { hide: true } }, async (request, reply) => {
     const session = await requireSession(deps, request, reply);
     if (!session) return reply;
-    const list = await listWebhooks(deps.db, sessionTenant(session), { page: 1, per_page: 100 });
+    const list = await listWebhooks(deps, sessionTenant(session), { page: 1, per_page: 100 });
     const deleted = queryValue(request, 'deleted');
     return sendShell(request, reply, session, {
       title: 'Webhooks',
@@ -257,7 +255,7 @@ ${endpointTable(list.data, session)}`,
     const found = await load(request, reply, session);
     if (!found.found) return found.reply;
     const webhook = found.value;
-    const deliveries = await listDeliveries(deps.db, sessionTenant(session), webhook.id, {
+    const deliveries = await listDeliveries(deps, sessionTenant(session), webhook.id, {
       page: 1,
       per_page: DELIVERIES_SHOWN,
     });
@@ -458,7 +456,7 @@ ${deliveryRows(webhook, deliveries.data, session)}`,
     const session = await requireFormSession(deps, request, reply);
     if (!session) return reply;
     const found = await orNotFound(request, reply, session, NOT_FOUND, () =>
-      deleteWebhook(deps.db, sessionTenant(session), request.params.id),
+      deleteWebhook(deps, sessionTenant(session), request.params.id),
     );
     if (!found.found) return found.reply;
     return reply.redirect(`${BASE}?deleted=1`, 303);

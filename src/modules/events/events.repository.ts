@@ -1,3 +1,4 @@
+// Owns: events (the outbox: one row per event, written in the transaction of its change).
 import { query, type Sql, sql } from '../../core/db.ts';
 import type { Tenant } from '../../core/tenant.ts';
 

@@ -3,6 +3,7 @@
 // that same transaction, so their rows commit with the event. Who subscribes is decided where
 // deps are built (src/deps.ts), not here.
 import type { Sql } from '../../core/db.ts';
+import type { Deps } from '../../core/deps.ts';
 import type { EventPayload, EventPublisher, EventType } from '../../core/events.ts';
 import { newId } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
@@ -46,13 +47,17 @@ export function eventPublisher(subscribers: readonly EventSubscriber[]): EventPu
 
 /** A sample event (`test: true`) for one webhook's Send Test: stored, but published to no one. */
 export async function recordSampleEvent(
-  tx: Sql,
+  deps: Deps,
   tenant: Tenant,
-  type: EventType,
-  object: unknown,
-  at: Date,
+  sample: { type: EventType; object: unknown },
 ): Promise<EventPayload> {
-  const payload = eventPayload(tenant, type, object, at, { test: true });
-  await repository.insertEvent(tx, tenant, { id: payload.id, type, body: JSON.stringify(payload), createdAt: at });
+  const at = deps.clock.now();
+  const payload = eventPayload(tenant, sample.type, sample.object, at, { test: true });
+  await repository.insertEvent(deps.db, tenant, {
+    id: payload.id,
+    type: sample.type,
+    body: JSON.stringify(payload),
+    createdAt: at,
+  });
   return payload;
 }

@@ -1,24 +1,22 @@
 // Taking and returning money on an invoice: /pay (card or offline, partial allowed) and
 // refunds. Each runs under the invoice's row lock, so concurrent requests cannot over-collect
 // or over-refund.
-import { type Sql, transaction } from '../../core/db.ts';
+import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, invalidParameter } from '../../core/errors.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { adjustCustomerBalances } from '../customers/index.ts';
 import {
+  cardToCharge,
   chargeCard,
-  type PaymentRow,
-  paymentMethodForCharge,
-  paymentSummary,
+  type PaymentView,
   type RefundView,
   recordOfflinePayment,
   refundInvoicePayments,
-  refundView,
   requireProcessor,
 } from '../payments/index.ts';
 import * as repository from './invoices.repository.ts';
 import type { InvoiceView, PayBody, RefundBody } from './invoices.schemas.ts';
-import { type InvoiceDeps, loadInvoiceView, requireInvoice } from './invoices.service.ts';
+import { getInvoice, requireInvoice } from './invoices.service.ts';
 
 /** Refuses payment on invoices that cannot take it. */
 function assertPayable(row: repository.InvoiceRow): void {
@@ -33,14 +31,14 @@ function assertPayable(row: repository.InvoiceRow): void {
  * Collects a payment. A declined card is recorded (failed payment, last_payment_error,
  * payment.failed) and committed, then reported as 402 card_error.
  */
-export async function payInvoice(deps: InvoiceDeps, tenant: Tenant, id: string, input: PayBody): Promise<InvoiceView> {
+export async function payInvoice(deps: Deps, tenant: Tenant, id: string, input: PayBody): Promise<InvoiceView> {
   if (input.method !== undefined && input.payment_method_id !== undefined) {
     throw invalidParameter('method', 'Send either payment_method_id (a card) or method (cash, check), not both.');
   }
   const now = deps.clock.now();
   type Outcome = { view: InvoiceView } | { declined: { code: string; message: string } };
-  const outcome = await transaction(deps.db, async (tx): Promise<Outcome> => {
-    const row = await requireInvoice(tx, tenant, id, { forUpdate: true });
+  const outcome = await inTransaction(deps, async (deps): Promise<Outcome> => {
+    const row = await requireInvoice(deps, tenant, id, { forUpdate: true });
     assertPayable(row);
     const balance = row.total - row.amount_paid;
     const amount = input.amount ?? balance;
@@ -48,12 +46,15 @@ export async function payInvoice(deps: InvoiceDeps, tenant: Tenant, id: string, 
       throw invalidParameter('amount', `The amount is more than the balance of ${balance} cents.`);
     }
     const attempt = { invoiceId: id, customerId: row.customer_id, amount, currency: row.currency, now };
-    let payment: PaymentRow;
+    let payment: PaymentView;
     if (input.method !== undefined) {
-      payment = await recordOfflinePayment(deps, tx, tenant, input.method, attempt);
+      payment = await recordOfflinePayment(deps, tenant, { ...attempt, method: input.method });
     } else {
-      requireProcessor(deps.payments, tenant);
-      const card = await paymentMethodForCharge(tx, tenant, row.customer_id, input.payment_method_id);
+      requireProcessor(deps, tenant);
+      const card = await cardToCharge(deps, tenant, {
+        customerId: row.customer_id,
+        paymentMethodId: input.payment_method_id,
+      });
       if (!card) {
         throw new AppError(
           'missing_required_field',
@@ -61,34 +62,30 @@ export async function payInvoice(deps: InvoiceDeps, tenant: Tenant, id: string, 
           { param: 'payment_method_id' },
         );
       }
-      payment = await chargeCard(deps, tx, tenant, card, attempt);
+      payment = await chargeCard(deps, tenant, { ...attempt, card });
     }
-    if (payment.status === 'failed') {
-      const error = {
-        code: payment.failure_code ?? 'card_declined',
-        message: payment.failure_message ?? '',
-        at: now.toISOString(),
-      };
-      await repository.updateInvoice(tx, tenant, id, { last_payment_error: error }, now);
+    if (payment.failure) {
+      const error = { ...payment.failure, at: now.toISOString() };
+      await repository.updateInvoice(deps.db, tenant, id, { last_payment_error: error }, now);
       return { declined: error };
     }
     const paidInFull = row.amount_paid + amount === row.total;
     await repository.updateInvoice(
-      tx,
+      deps.db,
       tenant,
       id,
       {
         amount_paid: row.amount_paid + amount,
         status: paidInFull ? 'paid' : undefined,
         paid_at: paidInFull ? now : undefined,
-        payment_method: paymentSummary(payment),
+        payment_method: payment.payment_method,
         last_payment_error: null,
       },
       now,
     );
-    await adjustCustomerBalances({ ...deps, db: tx }, tenant, row.customer_id, { spent: amount });
-    const view = await loadInvoiceView(tx, tenant, id, now);
-    if (paidInFull) await deps.events.publish(tx, tenant, 'invoice.paid', view, now);
+    await adjustCustomerBalances(deps, tenant, row.customer_id, { spent: amount });
+    const view = await getInvoice(deps, tenant, id);
+    if (paidInFull) await deps.events.publish(deps.db, tenant, 'invoice.paid', view, now);
     return { view };
   });
   if ('declined' in outcome) {
@@ -98,16 +95,11 @@ export async function payInvoice(deps: InvoiceDeps, tenant: Tenant, id: string, 
   return outcome.view;
 }
 
-export async function refundInvoice(
-  deps: InvoiceDeps,
-  tenant: Tenant,
-  id: string,
-  input: RefundBody,
-): Promise<RefundView> {
+export async function refundInvoice(deps: Deps, tenant: Tenant, id: string, input: RefundBody): Promise<RefundView> {
   const now = deps.clock.now();
-  return transaction(deps.db, async (tx: Sql) => {
+  return inTransaction(deps, async (deps) => {
     // The lock makes concurrent refunds queue, each seeing what the previous refunded.
-    const row = await requireInvoice(tx, tenant, id, { forUpdate: true });
+    const row = await requireInvoice(deps, tenant, id, { forUpdate: true });
     if (row.amount_paid === 0) {
       throw new AppError('invoice_not_paid', 'Nothing was collected on this invoice, so there is nothing to refund.');
     }
@@ -121,7 +113,7 @@ export async function refundInvoice(
       );
     }
     const refundTo = input.refund_to ?? 'original_payment_method';
-    const refund = await refundInvoicePayments(deps, tx, tenant, {
+    const refund = await refundInvoicePayments(deps, tenant, {
       invoiceId: id,
       customerId: row.customer_id,
       amount,
@@ -129,13 +121,13 @@ export async function refundInvoice(
       refundTo,
       now,
     });
-    await repository.updateInvoice(tx, tenant, id, { amount_refunded: row.amount_refunded + amount }, now);
+    await repository.updateInvoice(deps.db, tenant, id, { amount_refunded: row.amount_refunded + amount }, now);
     await adjustCustomerBalances(
-      { ...deps, db: tx },
+      deps,
       tenant,
       row.customer_id,
       refundTo === 'account_credit' ? { credit: amount } : { spent: -amount },
     );
-    return refundView(refund);
+    return refund;
   });
 }

@@ -1,14 +1,166 @@
 // The ways an invoice comes to be: POST /v1/invoices, a booking's completion and a
-// cancellation fee. The last two run inside the bookings module's transaction.
-import { type Sql, transaction } from '../../core/db.ts';
+// cancellation fee. The last two run inside the bookings module's transaction: they take deps
+// bound to it.
+import { addDays, utcDay } from '../../core/dates.ts';
+import { type Deps, inTransaction } from '../../core/deps.ts';
 import { invalidParameter, notFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { processorFor } from '../../core/payments.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { findBookingCustomer } from './invoices.repository.ts';
+import { adjustCustomerBalances } from '../customers/index.ts';
+import { type CardOnFile, cardToCharge, chargeCard, requireProcessor } from '../payments/index.ts';
+import { queueInvoiceEmail } from './invoice-email.ts';
+import * as repository from './invoices.repository.ts';
 import type { InvoiceView, NewInvoiceBody } from './invoices.schemas.ts';
-import { defaultDueDate, type InvoiceDeps, issueInvoice } from './invoices.service.ts';
-import { invoiceTotals, type LineItemInput, taxOn, taxRateUnits } from './totals.ts';
+import { invoiceView } from './invoices.views.ts';
+import { invoiceTotals, type LineItem, type LineItemInput, taxOn, taxRateUnits } from './totals.ts';
 
-export async function createInvoice(deps: InvoiceDeps, tenant: Tenant, input: NewInvoiceBody): Promise<InvoiceView> {
+const DUE_IN_DAYS = 14;
+
+function defaultDueDate(now: Date): string {
+  return addDays(utcDay(now), DUE_IN_DAYS);
+}
+
+/** What an invoice bills; totals are given, so a booking's invoice equals its pricing exactly. */
+interface InvoiceSpec {
+  customerId: string;
+  bookingId: string | null;
+  lineItems: LineItem[];
+  subtotal: number;
+  discount: number;
+  discountDescription: string | null;
+  taxRate: number;
+  tax: number;
+  total: number;
+  dueDate: string;
+  draft: boolean;
+  sendEmail: boolean;
+  /** required: the default card must be charged (400 without one); if_card_on_file: when there is one. */
+  charge: 'none' | 'required' | 'if_card_on_file';
+}
+
+export interface IssuedInvoice {
+  invoice: InvoiceView;
+  /** Set when the charge was attempted and failed; the invoice stays pending with the failure. */
+  declined: { code: string; message: string } | null;
+}
+
+/**
+ * Creates an invoice in the caller's transaction (deps bound to it), numbers it unless draft,
+ * and charges it if asked.
+ */
+async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Promise<IssuedInvoice> {
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const charging = spec.charge !== 'none' && !spec.draft && spec.total > 0;
+  // Locked first when money may move: the charge updates the customer's stats (lock order).
+  const party = await repository.findInvoiceParty(deps.db, tenant, spec.customerId, { lock: charging });
+  if (!party) throw notFound('customer', spec.customerId, 'customer_id');
+  const card = charging ? await cardFor(deps, tenant, spec) : undefined;
+
+  const draft: repository.InvoiceRow = {
+    id: newId('invoice'),
+    number: null,
+    status: 'draft',
+    customer_id: spec.customerId,
+    customer_first_name: party.first_name,
+    customer_last_name: party.last_name,
+    customer_email: party.email,
+    booking_id: spec.bookingId,
+    currency: party.currency,
+    line_items: spec.lineItems,
+    subtotal: spec.subtotal,
+    discount: spec.discount,
+    discount_description: spec.discountDescription,
+    tax_rate: spec.taxRate,
+    tax: spec.tax,
+    total: spec.total,
+    amount_paid: 0,
+    amount_refunded: 0,
+    due_date: spec.dueDate,
+    send_email: spec.sendEmail,
+    issued_at: null,
+    paid_at: null,
+    voided_at: null,
+    void_reason: null,
+    payment_method: null,
+    last_payment_error: null,
+    created_at: at,
+    updated_at: at,
+  };
+  // Inserted as a draft and issued below, once the charge (whose payment refers to it) is made.
+  await repository.insertDraftInvoice(deps.db, tenant, draft, now);
+  if (spec.draft) {
+    const invoice = invoiceView(draft, [], [], now);
+    await deps.events.publish(deps.db, tenant, 'invoice.created', invoice, now);
+    return { invoice, declined: null };
+  }
+
+  const payment = card
+    ? await chargeCard(deps, tenant, {
+        card,
+        invoiceId: draft.id,
+        customerId: draft.customer_id,
+        amount: draft.total,
+        currency: draft.currency,
+        now,
+      })
+    : undefined;
+  const paid = payment?.status === 'succeeded';
+  if (paid) await adjustCustomerBalances(deps, tenant, draft.customer_id, { spent: draft.total });
+  const declined = payment?.failure ?? null;
+
+  // The number is the last lock taken (see takeInvoiceNumber), and comes before the events
+  // that show it.
+  const zeroTotal = draft.total === 0;
+  const issued: repository.InvoiceRow = {
+    ...draft,
+    number: await repository.takeInvoiceNumber(deps.db, tenant),
+    status: zeroTotal ? 'paid' : 'pending',
+    issued_at: at,
+    paid_at: zeroTotal ? at : null,
+  };
+  const charged: repository.InvoiceRow = paid
+    ? { ...issued, status: 'paid', amount_paid: issued.total, paid_at: at, payment_method: payment.payment_method }
+    : { ...issued, last_payment_error: declined && { ...declined, at } };
+  await repository.updateInvoice(
+    deps.db,
+    tenant,
+    draft.id,
+    {
+      number: charged.number ?? undefined,
+      status: charged.status,
+      amount_paid: charged.amount_paid,
+      issued_at: now,
+      paid_at: charged.paid_at === null ? undefined : now,
+      payment_method: charged.payment_method ?? undefined,
+      last_payment_error: charged.last_payment_error ?? undefined,
+    },
+    now,
+  );
+
+  // invoice.created shows the invoice as issued, before any charge; then what the charge did.
+  await deps.events.publish(deps.db, tenant, 'invoice.created', invoiceView(issued, [], [], now), now);
+  const invoice = invoiceView(charged, payment ? [payment] : [], [], now);
+  if (invoice.status === 'paid') await deps.events.publish(deps.db, tenant, 'invoice.paid', invoice, now);
+  if (spec.sendEmail) await queueInvoiceEmail(deps, tenant, invoice, party.business_name);
+  return { invoice, declined };
+}
+
+/** The card an issued invoice is charged to, if any; 400 when the charge is required and there is none. */
+async function cardFor(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Promise<CardOnFile | undefined> {
+  if (spec.charge === 'required') requireProcessor(deps, tenant);
+  // Without a processor (live, unconfigured) a booking's invoice is simply left to be paid.
+  const card = processorFor(deps.payments, tenant.environment)
+    ? await cardToCharge(deps, tenant, { customerId: spec.customerId })
+    : undefined;
+  if (!card && spec.charge === 'required') {
+    throw invalidParameter('auto_charge', 'The customer has no default card to charge; add one first.');
+  }
+  return card;
+}
+
+export async function createInvoice(deps: Deps, tenant: Tenant, input: NewInvoiceBody): Promise<InvoiceView> {
   const taxRate = input.tax_rate ?? 0;
   if (taxRateUnits(taxRate) === null) {
     throw invalidParameter('tax_rate', 'tax_rate is a percent from 0 to 100 with at most 4 decimals.');
@@ -22,9 +174,9 @@ export async function createInvoice(deps: InvoiceDeps, tenant: Tenant, input: Ne
   const totals = invoiceTotals(input.line_items, { taxRate, discount });
   const now = deps.clock.now();
   // A declined auto_charge still creates the invoice: 201 with last_payment_error set.
-  const { invoice } = await transaction(deps.db, async (tx) => {
-    if (input.booking_id !== undefined) await checkBookingReference(tx, tenant, input.booking_id, input.customer_id);
-    return issueInvoice(tx, deps, tenant, {
+  const { invoice } = await inTransaction(deps, async (deps) => {
+    if (input.booking_id !== undefined) await checkBookingReference(deps, tenant, input.booking_id, input.customer_id);
+    return issueInvoice(deps, tenant, {
       customerId: input.customer_id,
       bookingId: input.booking_id ?? null,
       lineItems: totals.lineItems,
@@ -45,8 +197,8 @@ export async function createInvoice(deps: InvoiceDeps, tenant: Tenant, input: Ne
 }
 
 /** booking_id names a booking of this account and environment, for the invoice's customer. */
-async function checkBookingReference(tx: Sql, tenant: Tenant, bookingId: string, customerId: string) {
-  const bookingCustomer = await findBookingCustomer(tx, tenant, bookingId);
+async function checkBookingReference(deps: Deps, tenant: Tenant, bookingId: string, customerId: string) {
+  const bookingCustomer = await repository.findBookingCustomer(deps.db, tenant, bookingId);
   if (bookingCustomer === null) throw notFound('booking', bookingId, 'booking_id');
   if (bookingCustomer !== customerId) {
     throw invalidParameter('booking_id', 'The booking belongs to another customer than customer_id.');
@@ -75,10 +227,10 @@ export interface BookingInvoiceInput {
  * last_payment_error; it does not throw, so the booking still completes. Call
  * `deps.mailer.wake()` after the commit when sendEmail is true.
  */
-export async function createBookingInvoice(tx: Sql, deps: InvoiceDeps, tenant: Tenant, input: BookingInvoiceInput) {
+export async function createBookingInvoice(deps: Deps, tenant: Tenant, input: BookingInvoiceInput) {
   const now = deps.clock.now();
   const lineItems = input.lineItems.map((item) => ({ ...item, total: item.quantity * item.unit_price }));
-  return issueInvoice(tx, deps, tenant, {
+  return issueInvoice(deps, tenant, {
     customerId: input.customerId,
     bookingId: input.bookingId,
     lineItems,
@@ -97,13 +249,12 @@ export async function createBookingInvoice(tx: Sql, deps: InvoiceDeps, tenant: T
 
 /** A pending invoice for a cancellation fee, in the caller's (the cancellation's) transaction. */
 export async function createCancellationFeeInvoice(
-  tx: Sql,
-  deps: InvoiceDeps,
+  deps: Deps,
   tenant: Tenant,
   input: { bookingId: string; customerId: string; amount: number; description: string; sendEmail?: boolean },
 ) {
   const now = deps.clock.now();
-  return issueInvoice(tx, deps, tenant, {
+  return issueInvoice(deps, tenant, {
     customerId: input.customerId,
     bookingId: input.bookingId,
     lineItems: [{ description: input.description, quantity: 1, unit_price: input.amount, total: input.amount }],

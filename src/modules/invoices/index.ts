@@ -3,17 +3,10 @@ export {
   createBookingInvoice,
   createCancellationFeeInvoice,
   createInvoice,
+  type IssuedInvoice,
 } from './create-invoice.service.ts';
 export { invoiceRoutes } from './invoices.routes.ts';
 export type { InvoiceView } from './invoices.schemas.ts';
-export {
-  bookingInvoices,
-  getInvoice,
-  type InvoiceDeps,
-  type IssuedInvoice,
-  listInvoices,
-  loadInvoiceView,
-  markOverdueInvoices,
-} from './invoices.service.ts';
+export { bookingInvoices, getInvoice, listInvoices, markOverdueInvoices } from './invoices.service.ts';
 export { startOverdueInvoices } from './overdue.ts';
 export { invoiceTotals, taxOn } from './totals.ts';

@@ -1,6 +1,9 @@
+// Owns: invoices and invoice_counters (the numbering). Reads, without writing: the billed
+// customer and the account (names, currency, a lock on the customer while money moves) and a
+// booking's customer, for booking_id checks.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
-import type { PageRequest } from '../../core/paging.ts';
-import type { Tenant } from '../../core/tenant.ts';
+import { type PageRequest, pagedRows } from '../../core/paging.ts';
+import { type Tenant, tenantIs } from '../../core/tenant.ts';
 import type { PaymentMethodSummary } from '../payments/index.ts';
 import type { LineItem } from './totals.ts';
 
@@ -37,16 +40,14 @@ export interface InvoiceRow {
   updated_at: string;
 }
 
-function tenantIs(tenant: Tenant, table = 'invoices'): SQL {
-  return sql`${sql.identifier(table)}.account_id = ${tenant.accountId} and ${sql.identifier(table)}.environment = ${tenant.environment}`;
-}
-
-const INVOICE_SELECT = sql.raw(`select i.id, i.number, i.status, i.customer_id, c.first_name as customer_first_name,
+const INVOICE_COLUMNS = sql.raw(`select i.id, i.number, i.status, i.customer_id, c.first_name as customer_first_name,
   c.last_name as customer_last_name, c.email as customer_email, i.booking_id, i.currency, i.line_items, i.subtotal,
   i.discount, i.discount_description, i.tax_rate, i.tax, i.total, i.amount_paid, i.amount_refunded,
   i.due_date::text as due_date, i.send_email, i.issued_at, i.paid_at, i.voided_at, i.void_reason, i.payment_method,
-  i.last_payment_error, i.created_at, i.updated_at
-  from invoices i join customers c on c.id = i.customer_id`);
+  i.last_payment_error, i.created_at, i.updated_at`);
+// A left join, though every invoice has its customer: PostgreSQL then leaves the customers out
+// of a list's count, which reads no column of theirs.
+const INVOICES_WITH_CUSTOMERS = sql.raw('from invoices i left join customers c on c.id = i.customer_id');
 
 export interface InvoiceParty {
   first_name: string;
@@ -73,40 +74,20 @@ export function findInvoiceParty(
 }
 
 /**
- * Takes the account's next invoice number and writes it into the invoice and into the events
- * already published for it, which carry `placeholder` (a JSON string) where the number goes.
- * One statement, run last: the counter row's lock, which every issuer of the account waits
- * for, is then held only from here to the commit, and a rolled-back invoice gives its number
- * back (no gaps).
+ * Takes the environment's next invoice number (INV-000001, …). The counter row stays locked
+ * until the transaction ends, so concurrent issuers queue behind it: numbers have no
+ * duplicates, and a rolled-back invoice gives its number back (no gaps). Take it after every
+ * other lock and as late as possible, so the queue moves quickly.
  */
-export async function assignInvoiceNumber(
-  tx: Sql,
-  tenant: Tenant,
-  input: { invoiceId: string; placeholder: string; eventIds: string[] },
-): Promise<string> {
-  const quoted = JSON.stringify(input.placeholder);
+export async function takeInvoiceNumber(tx: Sql, tenant: Tenant): Promise<string> {
   const row = await queryOne<{ number: string }>(
     tx,
-    sql`with taken as (
-          insert into invoice_counters (account_id, environment, last_number)
-          values (${tenant.accountId}, ${tenant.environment}, 1)
-          on conflict (account_id, environment) do update set last_number = invoice_counters.last_number + 1
-          returning last_number::text as n
-        ), numbered as (
-          update invoices set number = 'INV-' || lpad(taken.n, greatest(6, length(taken.n)), '0')
-          from taken
-          where ${tenantIs(tenant, 'invoices')} and invoices.id = ${input.invoiceId}
-          returning invoices.number
-        ), patched as (
-          update events set body = replace(events.body, ${quoted}, '"' || numbered.number || '"'),
-                            payload = replace(events.body, ${quoted}, '"' || numbered.number || '"')::jsonb
-          from numbered
-          where ${tenantIs(tenant, 'events')} and events.id = any(${textArray(input.eventIds)})
-          returning events.id
-        )
-        select number from numbered`,
+    sql`insert into invoice_counters (account_id, environment, last_number)
+        values (${tenant.accountId}, ${tenant.environment}, 1)
+        on conflict (account_id, environment) do update set last_number = invoice_counters.last_number + 1
+        returning 'INV-' || lpad(last_number::text, greatest(6, length(last_number::text)), '0') as number`,
   );
-  if (!row) throw new Error('invoice number not assigned');
+  if (!row) throw new Error('invoice number not taken');
   return row.number;
 }
 
@@ -114,42 +95,39 @@ export async function assignInvoiceNumber(
 export async function findBookingCustomer(db: Sql, tenant: Tenant, bookingId: string): Promise<string | null> {
   const row = await queryOne<{ customer_id: string }>(
     db,
-    sql`select customer_id from bookings where ${tenantIs(tenant, 'bookings')} and id = ${bookingId}`,
+    sql`select customer_id from bookings where ${tenantIs(tenant)} and id = ${bookingId}`,
   );
   return row?.customer_id ?? null;
 }
 
-export interface NewInvoiceRow {
-  id: string;
-  number: string | null;
-  status: StoredStatus;
-  customer_id: string;
-  booking_id: string | null;
-  currency: string;
-  line_items: LineItem[];
-  subtotal: number;
-  discount: number;
-  discount_description: string | null;
-  tax_rate: number;
-  tax: number;
-  total: number;
-  due_date: string;
-  send_email: boolean;
-  issued_at: Date | null;
-  paid_at: Date | null;
-  now: Date;
-}
+/** What a new invoice is made of; it starts as a draft (no number, not issued). */
+export type NewInvoice = Pick<
+  InvoiceRow,
+  | 'id'
+  | 'customer_id'
+  | 'booking_id'
+  | 'currency'
+  | 'line_items'
+  | 'subtotal'
+  | 'discount'
+  | 'discount_description'
+  | 'tax_rate'
+  | 'tax'
+  | 'total'
+  | 'due_date'
+  | 'send_email'
+>;
 
-export async function insertInvoice(db: Sql, tenant: Tenant, row: NewInvoiceRow): Promise<void> {
+export async function insertDraftInvoice(db: Sql, tenant: Tenant, invoice: NewInvoice, now: Date): Promise<void> {
   await query(
     db,
-    sql`insert into invoices (id, account_id, environment, number, status, customer_id, booking_id, currency, line_items,
+    sql`insert into invoices (id, account_id, environment, status, customer_id, booking_id, currency, line_items,
                               subtotal, discount, discount_description, tax_rate, tax, total, due_date, send_email,
-                              issued_at, paid_at, created_at, updated_at)
-        values (${row.id}, ${tenant.accountId}, ${tenant.environment}, ${row.number}, ${row.status}, ${row.customer_id},
-                ${row.booking_id}, ${row.currency}, ${JSON.stringify(row.line_items)}::jsonb, ${row.subtotal},
-                ${row.discount}, ${row.discount_description}, ${row.tax_rate}, ${row.tax}, ${row.total},
-                ${row.due_date}, ${row.send_email}, ${row.issued_at}, ${row.paid_at}, ${row.now}, ${row.now})`,
+                              created_at, updated_at)
+        values (${invoice.id}, ${tenant.accountId}, ${tenant.environment}, 'draft', ${invoice.customer_id},
+                ${invoice.booking_id}, ${invoice.currency}, ${JSON.stringify(invoice.line_items)}::jsonb,
+                ${invoice.subtotal}, ${invoice.discount}, ${invoice.discount_description}, ${invoice.tax_rate},
+                ${invoice.tax}, ${invoice.total}, ${invoice.due_date}, ${invoice.send_email}, ${now}, ${now})`,
   );
 }
 
@@ -160,7 +138,10 @@ export function findInvoice(
   options: { forUpdate?: boolean } = {},
 ): Promise<InvoiceRow | undefined> {
   const lock = options.forUpdate ? sql` for update of i` : sql``;
-  return queryOne<InvoiceRow>(db, sql`${INVOICE_SELECT} where ${tenantIs(tenant, 'i')} and i.id = ${id}${lock}`);
+  return queryOne<InvoiceRow>(
+    db,
+    sql`${INVOICE_COLUMNS} ${INVOICES_WITH_CUSTOMERS} where ${tenantIs(tenant, 'i')} and i.id = ${id}${lock}`,
+  );
 }
 
 export interface InvoiceChanges {
@@ -230,16 +211,15 @@ export async function listInvoices(
   page: PageRequest,
   today: string,
 ): Promise<{ rows: InvoiceRow[]; total: number }> {
-  const where = filterConditions(tenant, filters, today);
-  const [rows, count] = await Promise.all([
-    query<InvoiceRow>(
-      db,
-      sql`${INVOICE_SELECT} where ${where} order by i.created_at desc, i.id desc
-          limit ${page.perPage} offset ${page.offset}`,
-    ),
-    queryOne<{ total: number }>(db, sql`select count(*) as total from invoices i where ${where}`),
-  ]);
-  return { rows, total: count?.total ?? 0 };
+  return pagedRows<InvoiceRow>(
+    db,
+    {
+      select: INVOICE_COLUMNS,
+      from: sql`${INVOICES_WITH_CUSTOMERS} where ${filterConditions(tenant, filters, today)}`,
+      order: sql`order by i.created_at desc, i.id desc`,
+    },
+    page,
+  );
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { emptyBodyIsEmptyObject } from '../../core/http/empty-body.ts';
 import { sendList } from '../../core/http/pagination.ts';
 import { CommonErrors, errors, IdParams } from '../../core/http/schemas.ts';
 import { payInvoice, refundInvoice } from './collection.service.ts';
@@ -21,11 +22,6 @@ import {
 import * as invoices from './invoices.service.ts';
 
 const tags = ['Invoices'];
-
-/** These actions take an optional body: an empty POST means `{}`. */
-async function emptyBodyIsEmptyObject(request: FastifyRequest) {
-  if (request.body === undefined || request.body === null) request.body = {};
-}
 
 export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();

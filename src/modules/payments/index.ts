@@ -1,5 +1,3 @@
-export type { PaymentMethodRow, PaymentRow, RefundRow } from './payments.repository.ts';
-export { listPayments, listRefunds } from './payments.repository.ts';
 export { paymentMethodRoutes } from './payments.routes.ts';
 export {
   type PaymentMethodSummary,
@@ -8,25 +6,13 @@ export {
   type RefundView,
 } from './payments.schemas.ts';
 export {
+  type CardOnFile,
+  cardToCharge,
   chargeCard,
+  invoicePayments,
   type PaymentAttempt,
-  type PaymentDeps,
-  paymentMethodForCharge,
-  paymentSummary,
-  paymentView,
   recordOfflinePayment,
   refundInvoicePayments,
-  refundView,
   requireProcessor,
 } from './payments.service.ts';
-export {
-  builtInProcessors,
-  type CardDetails,
-  type ChargeResult,
-  cardBrand,
-  luhnValid,
-  type PaymentProcessor,
-  type PaymentProcessors,
-  processorFor,
-  testProcessor,
-} from './processor.ts';
+export { builtInProcessors, cardBrand, luhnValid, testProcessor } from './processor.ts';

@@ -1,10 +1,8 @@
-import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
-import type { PageRequest } from '../../core/paging.ts';
-import type { Tenant } from '../../core/tenant.ts';
-
-function tenantIs(tenant: Tenant): SQL {
-  return sql`account_id = ${tenant.accountId} and environment = ${tenant.environment}`;
-}
+// Owns: payment_methods (cards on file), payments and refunds. Customers are read through the
+// customers module's service; invoices are changed only by the invoices module.
+import { query, queryOne, type Sql, sql, textArray } from '../../core/db.ts';
+import { type PageRequest, pagedRows } from '../../core/paging.ts';
+import { type Tenant, tenantIs } from '../../core/tenant.ts';
 
 export interface PaymentMethodRow {
   id: string;
@@ -76,16 +74,15 @@ export async function listPaymentMethods(
 ): Promise<{ rows: PaymentMethodRow[]; total: number }> {
   const conditions = [tenantIs(tenant), sql`customer_id = ${customerId}`, sql`removed_at is null`];
   if (filters.ids) conditions.push(sql`id = any(${textArray(filters.ids)})`);
-  const where = sql.join(conditions, sql` and `);
-  const [rows, count] = await Promise.all([
-    query<PaymentMethodRow>(
-      db,
-      sql`select ${PM_COLUMNS} from payment_methods where ${where}
-          order by created_at desc, id desc limit ${page.perPage} offset ${page.offset}`,
-    ),
-    queryOne<{ total: number }>(db, sql`select count(*) as total from payment_methods where ${where}`),
-  ]);
-  return { rows, total: count?.total ?? 0 };
+  return pagedRows<PaymentMethodRow>(
+    db,
+    {
+      select: sql`select ${PM_COLUMNS}`,
+      from: sql`from payment_methods where ${sql.join(conditions, sql` and `)}`,
+      order: sql`order by created_at desc, id desc`,
+    },
+    page,
+  );
 }
 
 export async function clearDefaultPaymentMethod(db: Sql, tenant: Tenant, customerId: string): Promise<void> {

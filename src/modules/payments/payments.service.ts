@@ -1,8 +1,12 @@
-import { isoTimestamp, type Sql, transaction } from '../../core/db.ts';
-import type { Deps } from '../../core/deps.ts';
+// Cards on file, and the money an invoice takes and gives back: charges, offline payments and
+// refunds. The invoices module calls the last three inside its transaction (deps bound to it),
+// under the invoice's row lock.
+import { isoTimestamp } from '../../core/db.ts';
+import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { pageRequest, pagination, parseIds } from '../../core/paging.ts';
+import { pageOf, pageRequest, parseIds } from '../../core/paging.ts';
+import { type PaymentProcessor, processorFor } from '../../core/payments.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { lockCustomer, requireCustomer } from '../customers/index.ts';
 import * as repository from './payments.repository.ts';
@@ -15,12 +19,10 @@ import type {
   RefundView,
   UpdatePaymentMethodBody,
 } from './payments.schemas.ts';
-import { luhnValid, type PaymentProcessor, type PaymentProcessors, processorFor } from './processor.ts';
+import { luhnValid } from './processor.ts';
 
-export type PaymentDeps = Deps;
-
-export function requireProcessor(processors: PaymentProcessors, tenant: Tenant): PaymentProcessor {
-  const processor = processorFor(processors, tenant.environment);
+export function requireProcessor(deps: Deps, tenant: Tenant): PaymentProcessor {
+  const processor = processorFor(deps.payments, tenant.environment);
   if (!processor) {
     throw new AppError(
       'processor_not_configured',
@@ -45,7 +47,7 @@ export function paymentMethodView(row: repository.PaymentMethodRow): PaymentMeth
   };
 }
 
-export function paymentSummary(row: repository.PaymentRow): PaymentMethodSummary {
+function paymentSummary(row: repository.PaymentRow): PaymentMethodSummary {
   return { type: row.method, brand: row.brand, last4: row.last4 };
 }
 
@@ -80,20 +82,20 @@ export function refundView(row: repository.RefundRow): RefundView {
   };
 }
 
-async function requirePaymentMethod(db: Sql, tenant: Tenant, customerId: string, id: string) {
-  const row = await repository.findPaymentMethod(db, tenant, customerId, id);
+async function requirePaymentMethod(deps: Deps, tenant: Tenant, customerId: string, id: string) {
+  const row = await repository.findPaymentMethod(deps.db, tenant, customerId, id);
   if (!row) throw notFound('payment method', id);
   return row;
 }
 
 export async function addPaymentMethod(
-  deps: PaymentDeps,
+  deps: Deps,
   tenant: Tenant,
   customerId: string,
   input: NewPaymentMethodBody,
 ): Promise<PaymentMethodView> {
   await requireCustomer(deps, tenant, customerId);
-  const processor = requireProcessor(deps.payments, tenant);
+  const processor = requireProcessor(deps, tenant);
   const number = input.card.number.replace(/[ -]/g, '');
   if (!luhnValid(number)) throw invalidParameter('card.number', 'The card number is not a valid card number.');
   const now = deps.clock.now();
@@ -107,11 +109,11 @@ export async function addPaymentMethod(
     expYear: input.card.exp_year,
     cvc: input.card.cvc,
   });
-  return transaction(deps.db, async (tx) => {
-    await lockCustomer({ ...deps, db: tx }, tenant, customerId);
-    const first = (await repository.countPaymentMethods(tx, tenant, customerId)) === 0;
+  return inTransaction(deps, async (deps) => {
+    await lockCustomer(deps, tenant, customerId);
+    const first = (await repository.countPaymentMethods(deps.db, tenant, customerId)) === 0;
     const isDefault = first || input.is_default === true;
-    if (isDefault) await repository.clearDefaultPaymentMethod(tx, tenant, customerId);
+    if (isDefault) await repository.clearDefaultPaymentMethod(deps.db, tenant, customerId);
     const row: repository.PaymentMethodRow = {
       id: newId('paymentMethod'),
       customer_id: customerId,
@@ -124,69 +126,75 @@ export async function addPaymentMethod(
       is_default: isDefault,
       created_at: now.toISOString(),
     };
-    await repository.insertPaymentMethod(tx, tenant, row);
+    await repository.insertPaymentMethod(deps.db, tenant, row);
     return paymentMethodView(row);
   });
 }
 
 export async function listPaymentMethods(
-  deps: PaymentDeps,
+  deps: Deps,
   tenant: Tenant,
   customerId: string,
   query: PaymentMethodListQuery,
 ) {
   await requireCustomer(deps, tenant, customerId);
   const page = pageRequest(query);
-  const { rows, total } = await repository.listPaymentMethods(
-    deps.db,
-    tenant,
-    customerId,
-    { ids: parseIds(query.ids, 'pm') },
+  const filters = { ids: parseIds(query.ids, 'pm') };
+  return pageOf(
     page,
+    await repository.listPaymentMethods(deps.db, tenant, customerId, filters, page),
+    paymentMethodView,
   );
-  return { data: rows.map(paymentMethodView), pagination: pagination(page, total) };
 }
 
 export async function updatePaymentMethod(
-  deps: PaymentDeps,
+  deps: Deps,
   tenant: Tenant,
   customerId: string,
   id: string,
   input: UpdatePaymentMethodBody,
 ): Promise<PaymentMethodView> {
-  return transaction(deps.db, async (tx) => {
-    await lockCustomer({ ...deps, db: tx }, tenant, customerId);
-    await requirePaymentMethod(tx, tenant, customerId, id);
+  return inTransaction(deps, async (deps) => {
+    await lockCustomer(deps, tenant, customerId);
+    await requirePaymentMethod(deps, tenant, customerId, id);
     if (input.is_default) {
-      await repository.clearDefaultPaymentMethod(tx, tenant, customerId);
-      await repository.setDefaultPaymentMethod(tx, tenant, id);
+      await repository.clearDefaultPaymentMethod(deps.db, tenant, customerId);
+      await repository.setDefaultPaymentMethod(deps.db, tenant, id);
     }
-    return paymentMethodView(await requirePaymentMethod(tx, tenant, customerId, id));
+    return paymentMethodView(await requirePaymentMethod(deps, tenant, customerId, id));
   });
 }
 
-export async function removePaymentMethod(deps: PaymentDeps, tenant: Tenant, customerId: string, id: string) {
-  await transaction(deps.db, async (tx) => {
-    await lockCustomer({ ...deps, db: tx }, tenant, customerId);
-    await requirePaymentMethod(tx, tenant, customerId, id);
-    await repository.removePaymentMethod(tx, tenant, id, deps.clock.now());
-    await repository.promoteDefaultPaymentMethod(tx, tenant, customerId);
+export async function removePaymentMethod(deps: Deps, tenant: Tenant, customerId: string, id: string) {
+  await inTransaction(deps, async (deps) => {
+    await lockCustomer(deps, tenant, customerId);
+    await requirePaymentMethod(deps, tenant, customerId, id);
+    await repository.removePaymentMethod(deps.db, tenant, id, deps.clock.now());
+    await repository.promoteDefaultPaymentMethod(deps.db, tenant, customerId);
   });
 }
 
-/** A card on file of this customer, for a payment; 400 when it is not theirs. */
-export async function paymentMethodForCharge(
-  db: Sql,
+/** A card on file as a charge needs it: which card, and the processor's token for it. */
+export type CardOnFile = Pick<repository.PaymentMethodRow, 'id' | 'brand' | 'last4' | 'processor_token'>;
+
+/**
+ * The card a payment is taken from: the one named (400 when it is not this customer's), or
+ * the customer's default card when none is named (undefined when there is none).
+ */
+export async function cardToCharge(
+  deps: Deps,
   tenant: Tenant,
-  customerId: string,
-  id: string | undefined,
-): Promise<repository.PaymentMethodRow | undefined> {
-  if (id === undefined) return repository.findDefaultPaymentMethod(db, tenant, customerId);
-  const row = await repository.findPaymentMethod(db, tenant, customerId, id);
-  if (!row) throw notFound('payment method', id, 'payment_method_id');
+  card: { customerId: string; paymentMethodId?: string },
+): Promise<CardOnFile | undefined> {
+  if (card.paymentMethodId === undefined) {
+    return repository.findDefaultPaymentMethod(deps.db, tenant, card.customerId);
+  }
+  const row = await repository.findPaymentMethod(deps.db, tenant, card.customerId, card.paymentMethodId);
+  if (!row) throw notFound('payment method', card.paymentMethodId, 'payment_method_id');
   return row;
 }
 
+/** Money an invoice is to take. */
 export interface PaymentAttempt {
   invoiceId: string;
   customerId: string;
@@ -195,28 +203,35 @@ export interface PaymentAttempt {
   now: Date;
 }
 
+/** The payments and refunds of these invoices, oldest first, as the invoices show them. */
+export async function invoicePayments(
+  deps: Deps,
+  tenant: Tenant,
+  invoiceIds: string[],
+): Promise<{ payments: PaymentView[]; refunds: RefundView[] }> {
+  const [payments, refunds] = await Promise.all([
+    repository.listPayments(deps.db, tenant, invoiceIds),
+    repository.listRefunds(deps.db, tenant, invoiceIds),
+  ]);
+  return { payments: payments.map(paymentView), refunds: refunds.map(refundView) };
+}
+
 /**
  * Charges a card and records the attempt, succeeded or failed, in the caller's transaction,
  * with its payment.succeeded or payment.failed event. Never throws for a decline.
  */
 export async function chargeCard(
-  deps: PaymentDeps,
-  tx: Sql,
+  deps: Deps,
   tenant: Tenant,
-  card: repository.PaymentMethodRow,
-  attempt: PaymentAttempt,
-): Promise<repository.PaymentRow> {
-  const processor = requireProcessor(deps.payments, tenant);
-  const result = await processor.charge({
+  charge: PaymentAttempt & { card: CardOnFile },
+): Promise<PaymentView> {
+  const { card } = charge;
+  const result = await requireProcessor(deps, tenant).charge({
     token: card.processor_token,
-    amount: attempt.amount,
-    currency: attempt.currency,
+    amount: charge.amount,
+    currency: charge.currency,
   });
-  const row: repository.PaymentRow = {
-    id: newId('payment'),
-    invoice_id: attempt.invoiceId,
-    customer_id: attempt.customerId,
-    amount: attempt.amount,
+  return recordPayment(deps, tenant, charge, {
     method: 'card',
     payment_method_id: card.id,
     brand: card.brand,
@@ -225,34 +240,17 @@ export async function chargeCard(
     failure_code: result.ok ? null : result.code,
     failure_message: result.ok ? null : result.message,
     processor_reference: result.reference,
-    amount_refunded: 0,
-    created_at: attempt.now.toISOString(),
-  };
-  await repository.insertPayment(tx, tenant, row);
-  await deps.events.publish(
-    tx,
-    tenant,
-    result.ok ? 'payment.succeeded' : 'payment.failed',
-    paymentView(row),
-    attempt.now,
-  );
-  return row;
+  });
 }
 
 /** Cash or a check handed to the business: nothing to charge, only the record. */
-export async function recordOfflinePayment(
-  deps: PaymentDeps,
-  tx: Sql,
+export function recordOfflinePayment(
+  deps: Deps,
   tenant: Tenant,
-  method: 'cash' | 'check',
-  attempt: PaymentAttempt,
-): Promise<repository.PaymentRow> {
-  const row: repository.PaymentRow = {
-    id: newId('payment'),
-    invoice_id: attempt.invoiceId,
-    customer_id: attempt.customerId,
-    amount: attempt.amount,
-    method,
+  payment: PaymentAttempt & { method: 'cash' | 'check' },
+): Promise<PaymentView> {
+  return recordPayment(deps, tenant, payment, {
+    method: payment.method,
     payment_method_id: null,
     brand: null,
     last4: null,
@@ -260,12 +258,30 @@ export async function recordOfflinePayment(
     failure_code: null,
     failure_message: null,
     processor_reference: null,
+  });
+}
+
+/** Stores a payment and publishes what became of it. */
+async function recordPayment(
+  deps: Deps,
+  tenant: Tenant,
+  attempt: PaymentAttempt,
+  how: Omit<repository.PaymentRow, 'id' | 'invoice_id' | 'customer_id' | 'amount' | 'amount_refunded' | 'created_at'>,
+): Promise<PaymentView> {
+  const row: repository.PaymentRow = {
+    id: newId('payment'),
+    invoice_id: attempt.invoiceId,
+    customer_id: attempt.customerId,
+    amount: attempt.amount,
+    ...how,
     amount_refunded: 0,
     created_at: attempt.now.toISOString(),
   };
-  await repository.insertPayment(tx, tenant, row);
-  await deps.events.publish(tx, tenant, 'payment.succeeded', paymentView(row), attempt.now);
-  return row;
+  await repository.insertPayment(deps.db, tenant, row);
+  const view = paymentView(row);
+  const type = row.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed';
+  await deps.events.publish(deps.db, tenant, type, view, attempt.now);
+  return view;
 }
 
 /**
@@ -274,8 +290,7 @@ export async function recordOfflinePayment(
  * go back through the processor; to account credit nothing leaves the business.
  */
 export async function refundInvoicePayments(
-  deps: PaymentDeps,
-  tx: Sql,
+  deps: Deps,
   tenant: Tenant,
   input: {
     invoiceId: string;
@@ -285,9 +300,9 @@ export async function refundInvoicePayments(
     refundTo: repository.RefundRow['refund_to'];
     now: Date;
   },
-): Promise<repository.RefundRow> {
+): Promise<RefundView> {
   if (input.refundTo === 'original_payment_method') {
-    const payments = (await repository.listPayments(tx, tenant, [input.invoiceId]))
+    const payments = (await repository.listPayments(deps.db, tenant, [input.invoiceId]))
       .filter((payment) => payment.status === 'succeeded' && payment.amount > payment.amount_refunded)
       .reverse();
     let left = input.amount;
@@ -295,12 +310,9 @@ export async function refundInvoicePayments(
       if (left === 0) break;
       const part = Math.min(left, payment.amount - payment.amount_refunded);
       if (payment.method === 'card' && payment.processor_reference) {
-        await requireProcessor(deps.payments, tenant).refund({
-          chargeReference: payment.processor_reference,
-          amount: part,
-        });
+        await requireProcessor(deps, tenant).refund({ chargeReference: payment.processor_reference, amount: part });
       }
-      await repository.addPaymentRefunded(tx, tenant, payment.id, part);
+      await repository.addPaymentRefunded(deps.db, tenant, payment.id, part);
       left -= part;
     }
     // The caller checked the amount against what the invoice collected; this is a guard.
@@ -316,7 +328,8 @@ export async function refundInvoicePayments(
     status: 'succeeded',
     created_at: input.now.toISOString(),
   };
-  await repository.insertRefund(tx, tenant, row);
-  await deps.events.publish(tx, tenant, 'payment.refunded', refundView(row), input.now);
-  return row;
+  await repository.insertRefund(deps.db, tenant, row);
+  const view = refundView(row);
+  await deps.events.publish(deps.db, tenant, 'payment.refunded', view, input.now);
+  return view;
 }

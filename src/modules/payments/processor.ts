@@ -1,18 +1,7 @@
-// The payment-processor interface and its built-in test-mode processor (no network, no
-// money). A card number reaches only `addCard`; from then on we hold the processor's token.
+// The built-in test-mode payment processor (no network, no money); the interface is
+// core/payments.ts. A card number reaches only `addCard`; from then on we hold the token.
 import { randomBase62 } from '../../core/ids.ts';
 import type { CardBrand, DeclineCode, PaymentProcessor, PaymentProcessors } from '../../core/payments.ts';
-
-export type {
-  CardBrand,
-  CardDetails,
-  ChargeResult,
-  DeclineCode,
-  PaymentProcessor,
-  PaymentProcessors,
-  StoredCard,
-} from '../../core/payments.ts';
-export { processorFor } from '../../core/payments.ts';
 
 /** The Luhn checksum every real card number satisfies. */
 export function luhnValid(number: string): boolean {
@@ -51,7 +40,7 @@ const TEST_DECLINES: Record<string, DeclineCode> = {
   '4000000000009995': 'insufficient_funds',
 };
 
-export const DECLINE_MESSAGES: Record<DeclineCode, string> = {
+const DECLINE_MESSAGES: Record<DeclineCode, string> = {
   card_declined: 'The card was declined.',
   insufficient_funds: 'The card has insufficient funds to complete the payment.',
 };

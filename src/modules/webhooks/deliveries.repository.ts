@@ -1,7 +1,9 @@
 // The delivery worker's queries. Claiming works across tenants (a worker serves every
 // account); each claimed row carries its tenant, and every write after the claim is scoped by it.
-import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
-import type { Environment, Tenant } from '../../core/tenant.ts';
+// Owns: webhook_deliveries and webhook_endpoints with webhooks.repository.ts (one module);
+// reads events (the body to send).
+import { query, queryOne, type Sql, sql, textArray } from '../../core/db.ts';
+import { type Environment, type Tenant, tenantIs } from '../../core/tenant.ts';
 
 export interface ClaimedAttempt {
   id: string;
@@ -18,10 +20,6 @@ export interface ClaimedAttempt {
   previous_secret: string | null;
   previous_secret_expires_at: string | null;
   body: string;
-}
-
-function tenantIs(tenant: Tenant): SQL {
-  return sql`account_id = ${tenant.accountId} and environment = ${tenant.environment}`;
 }
 
 /**

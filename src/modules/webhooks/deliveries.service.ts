@@ -158,22 +158,11 @@ async function recordOutcome(
     const endpoint = await deliveries.startFailingStreak(tx, tenant, claimed.endpoint_id, now);
     if (endpoint?.status !== 'active') return;
     const failingFor = now.getTime() - new Date(endpoint.failing_since).getTime();
-    if (gone) {
-      await repository.updateEndpoint(
-        tx,
-        tenant,
-        claimed.endpoint_id,
-        { status: 'disabled', disabled_reason: 'gone' },
-        now,
-      );
-    } else if (failingFor >= DISABLE_AFTER_MS) {
-      await repository.updateEndpoint(
-        tx,
-        tenant,
-        claimed.endpoint_id,
-        { status: 'disabled', disabled_reason: 'failing' },
-        now,
-      );
+    if (!gone && failingFor < DISABLE_AFTER_MS) return;
+    const disabled_reason = gone ? 'gone' : 'failing';
+    await repository.updateEndpoint(tx, tenant, claimed.endpoint_id, { status: 'disabled', disabled_reason }, now);
+    // a 410 is the receiver's own word; five days of failures are news to the account's admins
+    if (!gone) {
       await mailAdmins(deps, tx, tenant, claimed.endpoint_id, endpoint.url);
       mailed = true;
     }

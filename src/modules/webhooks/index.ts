@@ -15,5 +15,4 @@ export {
   sendTestEvent,
   subscribes,
   updateWebhook,
-  type WebhookDeps,
 } from './webhooks.service.ts';

@@ -1,6 +1,8 @@
+// Owns: webhook_endpoints, webhook_deliveries (the attempts; the delivery worker's own queries
+// are in deliveries.repository.ts).
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
-import type { PageRequest } from '../../core/paging.ts';
-import type { Tenant } from '../../core/tenant.ts';
+import { type PageRequest, pagedRows } from '../../core/paging.ts';
+import { type Tenant, tenantIs } from '../../core/tenant.ts';
 
 export interface EndpointRow {
   id: string;
@@ -43,10 +45,6 @@ const ENDPOINT_COLUMNS = sql.raw(`id, url, events, description, status, disabled
 const ATTEMPT_COLUMNS = sql.raw(`id, endpoint_id, event_id, event_type, attempt, manual, status, response_code,
   response_time_ms, error_type, error_message, attempted_at, next_attempt_at, created_at`);
 
-function tenantIs(tenant: Tenant): SQL {
-  return sql`account_id = ${tenant.accountId} and environment = ${tenant.environment}`;
-}
-
 export async function insertEndpoint(
   db: Sql,
   tenant: Tenant,
@@ -82,16 +80,15 @@ export async function listEndpoints(
   const conditions = [tenantIs(tenant)];
   if (filters.status) conditions.push(sql`status = ${filters.status}`);
   if (filters.ids) conditions.push(sql`id = any(${textArray(filters.ids)})`);
-  const where = sql.join(conditions, sql` and `);
-  const [rows, count] = await Promise.all([
-    query<EndpointRow>(
-      db,
-      sql`select ${ENDPOINT_COLUMNS} from webhook_endpoints where ${where}
-          order by created_at desc, id desc limit ${page.perPage} offset ${page.offset}`,
-    ),
-    queryOne<{ total: number }>(db, sql`select count(*) as total from webhook_endpoints where ${where}`),
-  ]);
-  return { rows, total: count?.total ?? 0 };
+  return pagedRows<EndpointRow>(
+    db,
+    {
+      select: sql`select ${ENDPOINT_COLUMNS}`,
+      from: sql`from webhook_endpoints where ${sql.join(conditions, sql` and `)}`,
+      order: sql`order by created_at desc, id desc`,
+    },
+    page,
+  );
 }
 
 export async function updateEndpoint(
@@ -188,16 +185,15 @@ export async function listAttempts(
   if (filters.status) conditions.push(sql`status = ${filters.status}`);
   if (filters.eventId) conditions.push(sql`event_id = ${filters.eventId}`);
   if (filters.ids) conditions.push(sql`id = any(${textArray(filters.ids)})`);
-  const where = sql.join(conditions, sql` and `);
-  const [rows, count] = await Promise.all([
-    query<AttemptRow>(
-      db,
-      sql`select ${ATTEMPT_COLUMNS} from webhook_deliveries where ${where}
-          order by created_at desc, attempt desc, id desc limit ${page.perPage} offset ${page.offset}`,
-    ),
-    queryOne<{ total: number }>(db, sql`select count(*) as total from webhook_deliveries where ${where}`),
-  ]);
-  return { rows, total: count?.total ?? 0 };
+  return pagedRows<AttemptRow>(
+    db,
+    {
+      select: sql`select ${ATTEMPT_COLUMNS}`,
+      from: sql`from webhook_deliveries where ${sql.join(conditions, sql` and `)}`,
+      order: sql`order by created_at desc, attempt desc, id desc`,
+    },
+    page,
+  );
 }
 
 export function findAttempt(db: Sql, tenant: Tenant, endpointId: string, id: string): Promise<AttemptRow | undefined> {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { emptyBodyIsEmptyObject } from '../../core/http/empty-body.ts';
 import { sendList } from '../../core/http/pagination.ts';
 import { CommonErrors, errors, IdParams } from '../../core/http/schemas.ts';
 import {
@@ -58,7 +59,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const list = await webhooks.listWebhooks(deps.db, tenantOf(request), request.query);
+      const list = await webhooks.listWebhooks(deps, tenantOf(request), request.query);
       return sendList(reply, list, request.query.fields);
     },
   );
@@ -74,7 +75,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
         response: { 200: Type.Ref('Webhook'), ...errors(...CommonErrors) },
       },
     },
-    async (request) => webhooks.getWebhook(deps.db, tenantOf(request), request.params.id),
+    async (request) => webhooks.getWebhook(deps, tenantOf(request), request.params.id),
   );
 
   api.patch(
@@ -107,7 +108,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request, reply) => {
-      await webhooks.deleteWebhook(deps.db, tenantOf(request), request.params.id);
+      await webhooks.deleteWebhook(deps, tenantOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -125,10 +126,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
         body: TestWebhookBody,
         response: { 202: Type.Ref('WebhookDelivery'), ...errors(...CommonErrors) },
       },
-      // the body is optional: no body means defaults
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
+      preValidation: emptyBodyIsEmptyObject,
     },
     async (request, reply) => {
       const delivery = await webhooks.sendTestEvent(deps, tenantOf(request), request.params.id, request.body);
@@ -166,7 +164,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const list = await webhooks.listDeliveries(deps.db, tenantOf(request), request.params.id, request.query);
+      const list = await webhooks.listDeliveries(deps, tenantOf(request), request.params.id, request.query);
       return sendList(reply, list, request.query.fields);
     },
   );

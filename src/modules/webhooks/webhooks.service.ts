@@ -1,8 +1,8 @@
-import { isoTimestamp, type Sql, transaction } from '../../core/db.ts';
-import type { Deps } from '../../core/deps.ts';
+import { isoTimestamp } from '../../core/db.ts';
+import { type Deps, inTransaction } from '../../core/deps.ts';
 import { invalidParameter, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { pageRequest, pagination, parseIds } from '../../core/paging.ts';
+import { pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { EVENT_TYPES, type EventSubscriber, type EventType, recordSampleEvent } from '../events/index.ts';
 import { sampleObject } from './sample-events.ts';
@@ -19,8 +19,6 @@ import type {
   WebhookView,
   WebhookWithSecretView,
 } from './webhooks.schemas.ts';
-
-export type WebhookDeps = Deps;
 
 /** After rotate_secret the old secret still signs for this long, so receivers can switch over. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -78,7 +76,7 @@ export function deliveryView(row: repository.AttemptRow): WebhookDeliveryView {
   };
 }
 
-async function safeUrl(deps: WebhookDeps, url: string): Promise<string> {
+async function safeUrl(deps: Deps, url: string): Promise<string> {
   try {
     return (await checkWebhookUrl(url, { allowPrivate: deps.config.webhookAllowPrivateUrls })).toString();
   } catch (error) {
@@ -87,8 +85,8 @@ async function safeUrl(deps: WebhookDeps, url: string): Promise<string> {
   }
 }
 
-async function endpointOrThrow(db: Sql, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}) {
-  const row = await repository.findEndpoint(db, tenant, id, options);
+async function endpointOrThrow(deps: Deps, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}) {
+  const row = await repository.findEndpoint(deps.db, tenant, id, options);
   if (!row) throw notFound('webhook', id);
   return row;
 }
@@ -117,11 +115,7 @@ export const fanOutEvent: EventSubscriber = async (tx, tenant, event) => {
   );
 };
 
-export async function createWebhook(
-  deps: WebhookDeps,
-  tenant: Tenant,
-  input: NewWebhookBody,
-): Promise<WebhookWithSecretView> {
+export async function createWebhook(deps: Deps, tenant: Tenant, input: NewWebhookBody): Promise<WebhookWithSecretView> {
   const events = eventPatterns(input.events);
   const url = await safeUrl(deps, input.url);
   const id = newId('webhook');
@@ -135,26 +129,21 @@ export async function createWebhook(
     secret,
     now,
   });
-  return { ...(await getWebhook(deps.db, tenant, id)), secret };
+  return { ...(await getWebhook(deps, tenant, id)), secret };
 }
 
-export async function getWebhook(db: Sql, tenant: Tenant, id: string): Promise<WebhookView> {
-  return webhookView(await endpointOrThrow(db, tenant, id));
+export async function getWebhook(deps: Deps, tenant: Tenant, id: string): Promise<WebhookView> {
+  return webhookView(await endpointOrThrow(deps, tenant, id));
 }
 
-export async function listWebhooks(db: Sql, tenant: Tenant, query: WebhookListQuery) {
+export async function listWebhooks(deps: Deps, tenant: Tenant, query: WebhookListQuery) {
   const page = pageRequest(query);
-  const { rows, total } = await repository.listEndpoints(
-    db,
-    tenant,
-    { status: query.status, ids: parseIds(query.ids, 'wh') },
-    page,
-  );
-  return { data: rows.map(webhookView), pagination: pagination(page, total) };
+  const filters = { status: query.status, ids: parseIds(query.ids, 'wh') };
+  return pageOf(page, await repository.listEndpoints(deps.db, tenant, filters, page), webhookView);
 }
 
 export async function updateWebhook(
-  deps: WebhookDeps,
+  deps: Deps,
   tenant: Tenant,
   id: string,
   input: UpdateWebhookBody,
@@ -162,8 +151,8 @@ export async function updateWebhook(
   const events = input.events ? eventPatterns(input.events) : undefined;
   const url = input.url === undefined ? undefined : await safeUrl(deps, input.url);
   const now = deps.clock.now();
-  return transaction(deps.db, async (tx) => {
-    const current = await endpointOrThrow(tx, tenant, id, { forUpdate: true });
+  return inTransaction(deps, async (deps) => {
+    const current = await endpointOrThrow(deps, tenant, id, { forUpdate: true });
     const statusChange =
       input.status === undefined || input.status === current.status
         ? {}
@@ -172,29 +161,29 @@ export async function updateWebhook(
             { status: 'active' as const, disabled_reason: null, failing_since: null }
           : { status: 'disabled' as const, disabled_reason: 'manual' as const };
     await repository.updateEndpoint(
-      tx,
+      deps.db,
       tenant,
       id,
       { url, events, description: input.description, ...statusChange },
       now,
     );
-    return webhookView(await endpointOrThrow(tx, tenant, id));
+    return getWebhook(deps, tenant, id);
   });
 }
 
-export async function deleteWebhook(db: Sql, tenant: Tenant, id: string): Promise<void> {
-  await endpointOrThrow(db, tenant, id);
-  await repository.deleteEndpoint(db, tenant, id);
+export async function deleteWebhook(deps: Deps, tenant: Tenant, id: string): Promise<void> {
+  await endpointOrThrow(deps, tenant, id);
+  await repository.deleteEndpoint(deps.db, tenant, id);
 }
 
 /** A new secret; the old one keeps signing (second signature) for 24 hours. */
-export async function rotateSecret(deps: WebhookDeps, tenant: Tenant, id: string): Promise<WebhookWithSecretView> {
+export async function rotateSecret(deps: Deps, tenant: Tenant, id: string): Promise<WebhookWithSecretView> {
   const now = deps.clock.now();
   const secret = generateSecret();
-  return transaction(deps.db, async (tx) => {
-    const current = await endpointOrThrow(tx, tenant, id, { forUpdate: true });
+  return inTransaction(deps, async (deps) => {
+    const current = await endpointOrThrow(deps, tenant, id, { forUpdate: true });
     await repository.updateEndpoint(
-      tx,
+      deps.db,
       tenant,
       id,
       {
@@ -204,20 +193,19 @@ export async function rotateSecret(deps: WebhookDeps, tenant: Tenant, id: string
       },
       now,
     );
-    return { ...webhookView(await endpointOrThrow(tx, tenant, id)), secret };
+    return { ...(await getWebhook(deps, tenant, id)), secret };
   });
 }
 
 /** Queues a sample event (`test: true`) for this endpoint only; the worker sends it at once. */
 export async function sendTestEvent(
-  deps: WebhookDeps,
+  deps: Deps,
   tenant: Tenant,
   id: string,
   input: TestWebhookBody,
 ): Promise<WebhookDeliveryView> {
-  const now = deps.clock.now();
-  return transaction(deps.db, async (tx) => {
-    const endpoint = await endpointOrThrow(tx, tenant, id);
+  return inTransaction(deps, async (deps) => {
+    const endpoint = await endpointOrThrow(deps, tenant, id);
     let type: EventType;
     if (input.event_type !== undefined) {
       if (!(EVENT_TYPES as readonly string[]).includes(input.event_type)) {
@@ -227,36 +215,31 @@ export async function sendTestEvent(
     } else {
       type = EVENT_TYPES.find((candidate) => subscribes(endpoint.events, candidate)) ?? EVENT_TYPES[0];
     }
-    const event = await recordSampleEvent(tx, tenant, type, sampleObject(type), now);
+    const event = await recordSampleEvent(deps, tenant, { type, object: sampleObject(type) });
+    const now = new Date(event.timestamp);
     const attemptId = newId('webhookDelivery');
     await repository.insertAttempts(
-      tx,
+      deps.db,
       tenant,
       [{ id: attemptId, endpointId: id, eventId: event.id, eventType: type, attempt: 1, manual: true, dueAt: now }],
       now,
       { notify: true },
     );
-    return deliveryView(await attemptOrThrow(tx, tenant, id, attemptId));
+    return deliveryView(await attemptOrThrow(deps, tenant, id, attemptId));
   });
 }
 
-async function attemptOrThrow(db: Sql, tenant: Tenant, endpointId: string, id: string) {
-  const row = await repository.findAttempt(db, tenant, endpointId, id);
+async function attemptOrThrow(deps: Deps, tenant: Tenant, endpointId: string, id: string) {
+  const row = await repository.findAttempt(deps.db, tenant, endpointId, id);
   if (!row) throw notFound('webhook delivery', id);
   return row;
 }
 
-export async function listDeliveries(db: Sql, tenant: Tenant, endpointId: string, query: DeliveryListQuery) {
-  await endpointOrThrow(db, tenant, endpointId);
+export async function listDeliveries(deps: Deps, tenant: Tenant, endpointId: string, query: DeliveryListQuery) {
+  await endpointOrThrow(deps, tenant, endpointId);
   const page = pageRequest(query);
-  const { rows, total } = await repository.listAttempts(
-    db,
-    tenant,
-    endpointId,
-    { status: query.status, eventId: query.event_id, ids: parseIds(query.ids, 'whd') },
-    page,
-  );
-  return { data: rows.map(deliveryView), pagination: pagination(page, total) };
+  const filters = { status: query.status, eventId: query.event_id, ids: parseIds(query.ids, 'whd') };
+  return pageOf(page, await repository.listAttempts(deps.db, tenant, endpointId, filters, page), deliveryView);
 }
 
 /**
@@ -264,25 +247,25 @@ export async function listDeliveries(db: Sql, tenant: Tenant, endpointId: string
  * to now instead of adding a second one; otherwise a new, single attempt is queued.
  */
 export async function retryDelivery(
-  deps: WebhookDeps,
+  deps: Deps,
   tenant: Tenant,
   endpointId: string,
   deliveryId: string,
 ): Promise<WebhookDeliveryView> {
   const now = deps.clock.now();
-  return transaction(deps.db, async (tx) => {
-    await endpointOrThrow(tx, tenant, endpointId);
-    const delivery = await attemptOrThrow(tx, tenant, endpointId, deliveryId);
-    const waiting = await repository.findWaitingAttempt(tx, tenant, endpointId, delivery.event_id, now);
+  return inTransaction(deps, async (deps) => {
+    await endpointOrThrow(deps, tenant, endpointId);
+    const delivery = await attemptOrThrow(deps, tenant, endpointId, deliveryId);
+    const waiting = await repository.findWaitingAttempt(deps.db, tenant, endpointId, delivery.event_id, now);
     let attemptId: string;
     if (waiting) {
       attemptId = waiting.id;
-      await repository.rescheduleAttempt(tx, tenant, attemptId, now);
+      await repository.rescheduleAttempt(deps.db, tenant, attemptId, now);
     } else {
       attemptId = newId('webhookDelivery');
-      const attempt = (await repository.lastAttemptNumber(tx, tenant, endpointId, delivery.event_id)) + 1;
+      const attempt = (await repository.lastAttemptNumber(deps.db, tenant, endpointId, delivery.event_id)) + 1;
       await repository.insertAttempts(
-        tx,
+        deps.db,
         tenant,
         [
           {
@@ -299,6 +282,6 @@ export async function retryDelivery(
         { notify: true },
       );
     }
-    return deliveryView(await attemptOrThrow(tx, tenant, endpointId, attemptId));
+    return deliveryView(await attemptOrThrow(deps, tenant, endpointId, attemptId));
   });
 }
