@@ -21,7 +21,7 @@ export default async function run(): Promise<void> {
   );
   const server = await startBenchServer();
   try {
-    const account = await benchAccount(server, { demo: seedDemoEnvironment as never });
+    const account = await benchAccount(server, { demo: seedDemoEnvironment });
     const db = server.database.sql;
     const file = await exportCatalog(server.deps, account.tenant);
     const everyDay = Object.fromEntries(

@@ -16,7 +16,7 @@ import { type Database, openDatabase, sql } from '../src/core/db.ts';
 import type { Deps } from '../src/core/deps.ts';
 import { migrate } from '../src/core/migrate.ts';
 import { buildDeps } from '../src/deps.ts';
-import { createAccount, createApiKey } from '../src/modules/accounts/index.ts';
+import { createAccount, createApiKey, type DemoSeeder } from '../src/modules/accounts/index.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const CLI = fileURLToPath(new URL('../bin/fieldhand.js', import.meta.url));
@@ -141,17 +141,14 @@ export async function startBenchServer(options: { env?: Record<string, string> }
   };
 }
 
-export async function benchAccount(
-  server: BenchServer,
-  options: { demo?: (tx: never, tenant: never) => Promise<void> } = {},
-) {
+export async function benchAccount(server: BenchServer, options: { demo?: DemoSeeder } = {}) {
   const stamp = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
   const { account_id } = await createAccount(
-    server.database.sql,
+    server.deps,
     { name: `Bench ${stamp}`, adminEmail: `bench-${stamp}@example.com`, adminPassword: 'bench-password' },
-    options.demo as never,
+    options.demo,
   );
-  const { key } = await createApiKey(server.database.sql, { accountId: account_id, environment: 'test' });
+  const { key } = await createApiKey(server.deps, { accountId: account_id, environment: 'test' });
   return { accountId: account_id, key, tenant: { accountId: account_id, environment: 'test' as const } };
 }
 

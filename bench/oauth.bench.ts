@@ -2,7 +2,6 @@
 // in one run on PostgreSQL, 50 connections. Target: the token path within 10 % of the key path.
 // The two alternate (key, token, key, token) so that a noisy neighbour hits both alike.
 import os from 'node:os';
-import { systemClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
 import { findActiveAppByClientId } from '../src/modules/oauth/apps.repository.ts';
 import { issueAuthorizationCode } from '../src/modules/oauth/authorize.service.ts';
@@ -34,7 +33,7 @@ export default async function run(): Promise<void> {
     ).map((row) => row.id);
 
     // a real token, from the real token endpoint
-    const { app, client_secret } = await createOAuthApp(server.database.sql, systemClock, account.tenant, {
+    const { app, client_secret } = await createOAuthApp(server.deps, account.tenant, {
       name: 'Bench App',
       redirectUris: [REDIRECT_URI],
     });
@@ -44,8 +43,7 @@ export default async function run(): Promise<void> {
       sql`select id from users where account_id = ${account.accountId}`,
     );
     const code = await issueAuthorizationCode(
-      server.database.sql,
-      systemClock,
+      server.deps,
       { app: row!, redirectUri: REDIRECT_URI, scopes: ['customers:read'], state: undefined, codeChallenge: null },
       users[0]!.id,
     );

@@ -1,5 +1,6 @@
 // Builds the HTTP application: core plugins first (errors, auth, rate limits, idempotency,
 // OpenAPI), then each module's routes, registered by hand so the list reads as the product.
+import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
@@ -28,7 +29,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { invoiceRoutes, startOverdueInvoices } from './modules/invoices/index.ts';
 import { accessTokenResolver, oauthRoutes } from './modules/oauth/index.ts';
 import { paymentMethodRoutes } from './modules/payments/index.ts';
-import { sessionRoutes } from './modules/sessions/index.ts';
+import { decorateSessionLookup, sessionRoutes } from './modules/sessions/index.ts';
 import { DeliveryWorker, webhookRoutes } from './modules/webhooks/index.ts';
 import { assetRoutes } from './web/assets.ts';
 import { registerSecurityHeaders } from './web/security-headers.ts';
@@ -86,6 +87,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerErrorHandler(server);
   server.addHook('preValidation', rejectNulCharacters);
   await server.register(formbody);
+  // The dashboard's cookies (sessions/cookies.ts): opaque random tokens, so nothing is signed.
+  await server.register(cookie);
   await server.register(cors, {
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     exposedHeaders: [
@@ -99,7 +102,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
   await registerOpenApi(server, config.baseUrl);
 
-  const resolvers: CredentialResolver[] = [apiKeyResolver(deps.db, clock), accessTokenResolver(deps.db, clock)];
+  const resolvers: CredentialResolver[] = [apiKeyResolver(deps), accessTokenResolver(deps)];
   registerAuth(server, resolvers);
   registerJsonBodies(server);
   const rateLimitStore = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
@@ -114,6 +117,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // Browser pages (dashboard, sign-in, OAuth consent): strict headers and our own static files.
   registerSecurityHeaders(server, config);
   assetRoutes(server);
+  decorateSessionLookup(server);
 
   healthRoutes(server, deps);
   sessionRoutes(server, deps);

@@ -42,7 +42,7 @@ describe('errors', () => {
       t.database.sql,
       sql`select id from api_keys where account_id = ${other.accountId} and environment = 'test'`,
     );
-    await revokeApiKey(t.database.sql, t.clock, keys[0]!.id);
+    await revokeApiKey(t.app.deps, other.tenant('test'), keys[0]!.id);
     const revoked = await other.api.get('/v1/customers');
     expect(revoked.status).toBe(401);
     expect(revoked.body.error.code).toBe('invalid_credentials');

@@ -79,8 +79,8 @@ describe('dashboard pages', () => {
   it('revokes only keys of its own account and of the environment on screen', async () => {
     const browser = await signedIn(acct);
     const csrf = csrfFrom((await browser.get(KEYS)).text);
-    const foreign = await createApiKey(t.database.sql, other.tenant('test'), 'Not yours');
-    const live = await createApiKey(t.database.sql, acct.tenant('live'), 'Live, not on screen');
+    const foreign = await createApiKey(t.app.deps, other.tenant('test'), 'Not yours');
+    const live = await createApiKey(t.app.deps, acct.tenant('live'), 'Live, not on screen');
     for (const id of [foreign.id, live.id, 'key_000000000000000000000000']) {
       expect((await browser.get(`${KEYS}/${id}/revoke`)).status).toBe(404);
       expect((await browser.post(`${KEYS}/${id}/revoke`, { _csrf: csrf })).status).toBe(404);
@@ -91,7 +91,7 @@ describe('dashboard pages', () => {
     );
     expect(revoked).toEqual([]);
 
-    const mine = await createApiKey(t.database.sql, acct.tenant('test'), 'Mine');
+    const mine = await createApiKey(t.app.deps, acct.tenant('test'), 'Mine');
     expect((await browser.post(`${KEYS}/${mine.id}/revoke`, {})).status).toBe(403);
     const confirm = await browser.get(`${KEYS}/${mine.id}/revoke`);
     expect(confirm.status).toBe(200);
@@ -119,7 +119,7 @@ describe('dashboard pages', () => {
       },
     });
     expect(customer.status).toBe(201);
-    await createApiKey(t.database.sql, acct.tenant('test'), '<script>alert(1)</script>');
+    await createApiKey(t.app.deps, acct.tenant('test'), '<script>alert(1)</script>');
     const browser = await signedIn(acct);
     for (const path of [
       '/dashboard/customers',

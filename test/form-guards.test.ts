@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
-import { hashSecret } from '../src/modules/accounts/index.ts';
+import { hashSecret } from '../src/core/ids.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
 import { csrfFrom, type FormClient, formClient } from './helpers/forms.ts';
 import { REDIRECT_URI, registerApp } from './helpers/oauth.ts';

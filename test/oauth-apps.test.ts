@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
 import {
   createOAuthApp,
@@ -15,7 +14,7 @@ import {
   listUserGrants,
   revokeGrant,
   rotateOAuthAppSecret,
-  updateOAuthAppRedirectUris,
+  updateOAuthApp,
 } from '../src/modules/oauth/index.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
 import { bearerGet, exchangeCode, issueCode, postForm, REDIRECT_URI, registerApp } from './helpers/oauth.ts';
@@ -31,7 +30,7 @@ afterAll(() => t.close());
 
 describe('OAuth apps', () => {
   it('registers a confidential app whose secret is shown once and stored as a hash', async () => {
-    const created = await createOAuthApp(t.database.sql, systemClock, acct.tenant('live'), {
+    const created = await createOAuthApp(t.app.deps, acct.tenant('live'), {
       name: '  Dispatch Pro ',
       description: 'Dispatching',
       redirectUris: [REDIRECT_URI, 'http://localhost:5173/cb'],
@@ -50,10 +49,10 @@ describe('OAuth apps', () => {
     const rows = await query(t.database.sql, sql`select * from oauth_apps where id = ${created.app.client_id}`);
     expect(JSON.stringify(rows)).not.toContain(created.client_secret);
     // listing shows it in its environment only, never with the secret
-    const live = await listOAuthApps(t.database.sql, acct.tenant('live'));
+    const live = await listOAuthApps(t.app.deps, acct.tenant('live'));
     expect(live.map((app) => app.client_id)).toContain(created.app.client_id);
     expect(JSON.stringify(live)).not.toContain(created.client_secret);
-    expect((await listOAuthApps(t.database.sql, acct.tenant('test'))).map((app) => app.client_id)).not.toContain(
+    expect((await listOAuthApps(t.app.deps, acct.tenant('test'))).map((app) => app.client_id)).not.toContain(
       created.app.client_id,
     );
   });
@@ -70,45 +69,44 @@ describe('OAuth apps', () => {
       { ...base, logoUrl: 'data:image/svg+xml;base64,PHN2Zz4=' },
     ];
     for (const input of attempts) {
-      await expect(
-        createOAuthApp(t.database.sql, systemClock, acct.tenant(), input),
-        JSON.stringify(input),
-      ).rejects.toMatchObject({ code: 'parameter_invalid' });
+      await expect(createOAuthApp(t.app.deps, acct.tenant(), input), JSON.stringify(input)).rejects.toMatchObject({
+        code: 'parameter_invalid',
+      });
     }
   });
 
   it('rotates the secret (the old one stops working) and updates redirect URIs', async () => {
     const app = await registerApp(t, acct);
     const code = await issueCode(t, app, acct.userId);
-    const rotated = await rotateOAuthAppSecret(t.database.sql, systemClock, acct.tenant(), app.clientId);
+    const rotated = await rotateOAuthAppSecret(t.app.deps, acct.tenant(), app.clientId);
     expect(rotated.client_secret).not.toBe(app.clientSecret);
     expect((await exchangeCode(t, app, code)).status).toBe(401);
     expect((await exchangeCode(t, { ...app, clientSecret: rotated.client_secret }, code)).status).toBe(200);
 
-    const updated = await updateOAuthAppRedirectUris(t.database.sql, systemClock, acct.tenant(), app.clientId, [
-      'https://new.example.com/cb',
-    ]);
+    const updated = await updateOAuthApp(t.app.deps, acct.tenant(), app.clientId, {
+      redirectUris: ['https://new.example.com/cb'],
+    });
     expect(updated.redirect_uris).toEqual(['https://new.example.com/cb']);
     // another environment's tenant cannot see or change it
-    await expect(getOAuthApp(t.database.sql, acct.tenant('live'), app.clientId)).rejects.toMatchObject({
+    await expect(getOAuthApp(t.app.deps, acct.tenant('live'), app.clientId)).rejects.toMatchObject({
       code: 'resource_not_found',
     });
     const publicApp = await registerApp(t, acct, { public: true });
-    await expect(
-      rotateOAuthAppSecret(t.database.sql, systemClock, acct.tenant(), publicApp.clientId),
-    ).rejects.toMatchObject({ code: 'invalid_state_transition' });
+    await expect(rotateOAuthAppSecret(t.app.deps, acct.tenant(), publicApp.clientId)).rejects.toMatchObject({
+      code: 'invalid_state_transition',
+    });
   });
 
   it('lists a user’s connected apps and revokes one with all its tokens', async () => {
     const app = await registerApp(t, acct, { name: 'Connected One' });
     const tokens = (await exchangeCode(t, app, await issueCode(t, app, acct.userId))).body;
-    const grants = await listUserGrants(t.database.sql, systemClock, acct.tenant(), acct.userId);
+    const grants = await listUserGrants(t.app.deps, acct.tenant(), acct.userId);
     const grant = grants.find((each) => each.app.client_id === app.clientId);
     expect(grant).toMatchObject({ app: { name: 'Connected One' }, scopes: ['customers:read'], revoked_at: null });
     await expect(
-      revokeGrant(t.database.sql, systemClock, acct.tenant(), grant?.id as string, 'usr_someoneelse'),
+      revokeGrant(t.app.deps, acct.tenant(), { grantId: grant?.id as string, userId: 'usr_someoneelse' }),
     ).rejects.toMatchObject({ code: 'resource_not_found' });
-    await revokeGrant(t.database.sql, systemClock, acct.tenant(), grant?.id as string, acct.userId);
+    await revokeGrant(t.app.deps, acct.tenant(), { grantId: grant?.id as string, userId: acct.userId });
     expect((await bearerGet(t, tokens.access_token, '/v1/customers')).status).toBe(401);
     const refreshed = await postForm(t, '/oauth/token', {
       grant_type: 'refresh_token',
@@ -117,14 +115,14 @@ describe('OAuth apps', () => {
       client_secret: app.clientSecret as string,
     });
     expect(refreshed.body.error).toBe('invalid_grant');
-    const after = await listUserGrants(t.database.sql, systemClock, acct.tenant(), acct.userId);
+    const after = await listUserGrants(t.app.deps, acct.tenant(), acct.userId);
     expect(after.map((each) => each.id)).not.toContain(grant?.id);
   });
 
   it('deleting an app of another account is refused', async () => {
     const app = await registerApp(t, acct);
     const stranger = await createTestAccount(t);
-    await expect(deleteOAuthApp(t.database.sql, systemClock, app.clientId, stranger.accountId)).rejects.toMatchObject({
+    await expect(deleteOAuthApp(t.app.deps, stranger.tenant(), app.clientId)).rejects.toMatchObject({
       code: 'resource_not_found',
     });
   });

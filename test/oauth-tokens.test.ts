@@ -357,7 +357,7 @@ describe('revocation (RFC 7009)', () => {
     const doomed = await registerApp(t, acct);
     const code = await issueCode(t, doomed, acct.userId);
     const tokens = (await exchangeCode(t, doomed, code)).body;
-    await deleteOAuthApp(t.database.sql, clock, doomed.clientId, acct.accountId);
+    await deleteOAuthApp(t.app.deps, acct.tenant(doomed.environment), doomed.clientId);
     expect((await bearerGet(t, tokens.access_token, '/v1/customers')).status).toBe(401);
     expect((await refresh(t, doomed, tokens.refresh_token)).body.error).toBe('invalid_client');
   });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
-import { hashSecret } from '../src/modules/accounts/index.ts';
+import { hashSecret } from '../src/core/ids.ts';
 import { DEVICE_COOKIE, SIGN_IN_LIMITS, safeNext, THROTTLE_LOCK_MS } from '../src/modules/sessions/index.ts';
-import { html, safeUrl, trusted } from '../src/web/html.ts';
+import { html, safeUrl } from '../src/web/html.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
 import { csrfFrom, formClient } from './helpers/forms.ts';
 
@@ -389,7 +389,7 @@ describe('login throttling', () => {
 describe('pages helpers', () => {
   it('escapes everything interpolated into html, keeping nested fragments', () => {
     const name = `<script>alert("x")</script>' onmouseover='x' &amp;`;
-    const page = html`<p title="${name}">${name}</p>${html`<b>${'&'}</b>`}${[html`<i>1</i>`, '<2>']}${null}${trusted('<hr>')}`;
+    const page = html`<p title="${name}">${name}</p>${html`<b>${'&'}</b>`}${[html`<i>1</i>`, '<2>']}${null}${html`<hr>`}`;
     expect(page.value).toBe(
       '<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39; onmouseover=&#39;x&#39; &amp;amp;">' +
         '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39; onmouseover=&#39;x&#39; &amp;amp;</p>' +

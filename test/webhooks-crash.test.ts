@@ -29,13 +29,13 @@ async function seed(database: Database, receiver: Receiver, count: number) {
   // deps as a server builds them: events published here fan out to webhooks the same way
   const deps = depsFor(database);
   const db = database.sql;
-  const { account_id } = await createAccount(db, {
+  const { account_id } = await createAccount(deps, {
     name: 'Crash Co',
     adminEmail: `crash-${Date.now()}-${Math.random()}@example.com`,
     adminPassword: 'correct horse battery staple',
   });
   const tenant = { accountId: account_id, environment: 'test' as const };
-  const key = await createApiKey(db, tenant);
+  const key = await createApiKey(deps, tenant);
   const endpoint = await createWebhook(deps, tenant, {
     url: `${receiver.url}/hook`,
     events: ['*'],

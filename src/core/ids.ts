@@ -1,5 +1,6 @@
-// The only place ids are minted: a kind prefix and 24 random base62 characters.
-import { randomBytes } from 'node:crypto';
+// The only place ids are minted: a kind prefix and 24 random base62 characters. Random secrets
+// (API keys, session tokens) come from here too, and are stored only as `hashSecret`.
+import { createHash, randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -51,6 +52,11 @@ export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${randomBase62(24)}`;
 }
 
-export function hasPrefix(id: string, kind: IdKind): boolean {
-  return id.startsWith(`${ID_PREFIXES[kind]}_`);
+/**
+ * How a random secret (API key, client secret, session or device token, OAuth code) is stored:
+ * SHA-256, hex. Our secrets carry 190+ random bits, so a fast hash is enough (no salt, no
+ * Argon2: nothing to guess), and lookups by hash stay one index probe.
+ */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
 }

@@ -1,5 +1,5 @@
 // Server-rendered HTML for the dashboard and the OAuth pages. Every value interpolated into
-// `html` is escaped unless it is itself built with `html` (or `trusted`), so a customer's name
+// `html` is escaped unless it is itself built with `html`, so a customer's name
 // or an app's description can never become markup.
 
 export class SafeHtml {
@@ -42,11 +42,6 @@ export function html(strings: TemplateStringsArray, ...values: Fragment[]): Safe
     out += render(values[index]) + (strings[index + 1] ?? '');
   }
   return new SafeHtml(out);
-}
-
-/** Markup we wrote ourselves (never user input). */
-export function trusted(markup: string): SafeHtml {
-  return new SafeHtml(markup);
 }
 
 /**

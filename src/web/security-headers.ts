@@ -21,7 +21,7 @@ const BASE_POLICY = [
 const DASHBOARD_POLICY = [...BASE_POLICY, "form-action 'self'"].join('; ');
 const OAUTH_POLICY = BASE_POLICY.join('; ');
 
-export function isBrowserPage(url: string): boolean {
+function isBrowserPage(url: string): boolean {
   return (
     url === '/dashboard' || url.startsWith('/dashboard/') || url.startsWith('/dashboard?') || url.startsWith('/oauth/')
   );

@@ -26,7 +26,7 @@ let accountId: string;
 beforeAll(async () => {
   t = await startTestApp();
   browser = await launchBrowser();
-  const account = await createAccount(t.database.sql, {
+  const account = await createAccount(t.app.deps, {
     name: 'Brightside Cleaning Co.',
     adminEmail: owner.email,
     adminPassword: owner.password,
@@ -100,9 +100,9 @@ describe('dashboard in a browser', { timeout: 90_000 }, () => {
 
   it('the live/test switch hides the other environment’s keys and data', async () => {
     const page = await signedInPage();
-    await createApiKey(t.database.sql, { accountId, environment: 'live' }, 'Production server');
-    await createApiKey(t.database.sql, { accountId, environment: 'test' }, 'Staging server');
-    const testKey = (await createApiKey(t.database.sql, { accountId, environment: 'test' }, 'Seeder')).key;
+    await createApiKey(t.app.deps, { accountId, environment: 'live' }, 'Production server');
+    await createApiKey(t.app.deps, { accountId, environment: 'test' }, 'Staging server');
+    const testKey = (await createApiKey(t.app.deps, { accountId, environment: 'test' }, 'Seeder')).key;
     const customer = await apiClient(t.url, testKey).post('/v1/customers', {
       first_name: 'Tessa',
       last_name: 'Testmode',
@@ -171,7 +171,7 @@ describe('dashboard in a browser', { timeout: 90_000 }, () => {
   it('pauses sign-in after five wrong passwords', async () => {
     const context = await newBrowserContext(browser, t.url);
     const page = await context.newPage();
-    const victim = await createAccount(t.database.sql, {
+    const victim = await createAccount(t.app.deps, {
       name: 'Throttled Co',
       adminEmail: 'throttled@example.com',
       adminPassword: 'the right password',
@@ -196,7 +196,7 @@ describe('dashboard in a browser', { timeout: 90_000 }, () => {
 
   it('still signs in the browser that signed in before while its e-mail is attacked from elsewhere', async () => {
     const admin = { email: 'attacked@brightside.example', password: 'the admin password' };
-    await createAccount(t.database.sql, {
+    await createAccount(t.app.deps, {
       name: 'Attacked Co',
       adminEmail: admin.email,
       adminPassword: admin.password,

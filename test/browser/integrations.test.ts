@@ -34,7 +34,7 @@ beforeAll(async () => {
   t = await startTestApp({ database: isolated.database });
   browser = await launchBrowser();
   receiver = await startReceiver();
-  const account = await createAccount(t.database.sql, {
+  const account = await createAccount(t.app.deps, {
     name: 'Brightside Cleaning Co.',
     adminEmail: owner.email,
     adminPassword: owner.password,
@@ -177,7 +177,7 @@ describe('Integrations in a browser', { timeout: 120_000 }, () => {
   });
 
   it('shows an invoice with its line items and payments', async () => {
-    const key = (await createApiKey(t.database.sql, { accountId, environment: 'test' }, 'Seeder')).key;
+    const key = (await createApiKey(t.app.deps, { accountId, environment: 'test' }, 'Seeder')).key;
     const api = apiClient(t.url, key);
     const customer = await newCustomer(api, { first_name: 'Maria', last_name: 'Lopez' });
     const invoice = await newInvoice(api, customer.id, { tax_rate: 8.875 });

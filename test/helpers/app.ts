@@ -109,12 +109,12 @@ export async function createTestAccount(t: TestApp, options: { demo?: boolean } 
   const adminEmail = `admin-${process.pid}-${Date.now()}-${counter}@example.com`;
   const adminPassword = 'correct horse battery staple';
   const { account_id, admin_user_id } = await createAccount(
-    t.database.sql,
+    t.app.deps,
     { name: `Test Co ${counter}`, adminEmail, adminPassword },
     options.demo ? seedDemoEnvironment : undefined,
   );
-  const testKey = (await createApiKey(t.database.sql, { accountId: account_id, environment: 'test' })).key;
-  const liveKey = (await createApiKey(t.database.sql, { accountId: account_id, environment: 'live' })).key;
+  const testKey = (await createApiKey(t.app.deps, { accountId: account_id, environment: 'test' })).key;
+  const liveKey = (await createApiKey(t.app.deps, { accountId: account_id, environment: 'live' })).key;
   return {
     accountId: account_id,
     userId: admin_user_id,

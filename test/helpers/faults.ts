@@ -48,16 +48,16 @@ export async function terminateBackends(db: Sql, name: string): Promise<number> 
 
 /** An account with the demo catalog, a test key and a webhook endpoint for every event. */
 export async function seedAccount(database: Database, webhookUrl: string) {
-  const db = database.sql;
+  const deps = depsFor(database);
   const adminEmail = `faults-${randomBase62(10).toLowerCase()}@example.com`;
   const { account_id } = await createAccount(
-    db,
+    deps,
     { name: 'Faults Co', adminEmail, adminPassword: 'correct horse battery staple' },
     seedDemoEnvironment,
   );
   const tenant = { accountId: account_id, environment: 'test' as const };
-  const key = await createApiKey(db, tenant);
-  const endpoint = await createWebhook(depsFor(database), tenant, {
+  const key = await createApiKey(deps, tenant);
+  const endpoint = await createWebhook(deps, tenant, {
     url: webhookUrl,
     events: ['*'],
   });

@@ -1,6 +1,5 @@
 // OAuth test helpers: register an app through the service (as the CLI and dashboard do), issue
 // an authorization code as an approval would, and talk to the token endpoint over HTTP.
-import { systemClock } from '../../src/core/clock.ts';
 import type { Environment } from '../../src/core/tenant.ts';
 import { findActiveAppByClientId } from '../../src/modules/oauth/apps.repository.ts';
 import { issueAuthorizationCode } from '../../src/modules/oauth/authorize.service.ts';
@@ -22,7 +21,7 @@ export async function registerApp(
   options: Partial<NewOAuthApp> & { environment?: Environment } = {},
 ): Promise<TestOAuthApp> {
   const environment = options.environment ?? 'test';
-  const created = await createOAuthApp(t.database.sql, systemClock, acct.tenant(environment), {
+  const created = await createOAuthApp(t.app.deps, acct.tenant(environment), {
     name: 'Route Planner',
     redirectUris: [REDIRECT_URI],
     ...options,
@@ -40,8 +39,7 @@ export async function issueCode(
   const row = await findActiveAppByClientId(t.database.sql, app.clientId);
   if (!row) throw new Error('no such app');
   return issueAuthorizationCode(
-    t.database.sql,
-    t.clock,
+    t.app.deps,
     {
       app: row,
       redirectUri: options.redirectUri ?? REDIRECT_URI,

@@ -4,7 +4,7 @@ import { type CliCommand, environmentOption, optionalText, requiredText } from '
 import { migrate } from '../../core/migrate.ts';
 import { seedDemoEnvironment } from '../demo/index.ts';
 import { createAccount } from './accounts.service.ts';
-import { createApiKey, revokeApiKey } from './api-keys.service.ts';
+import { createApiKey, revokeApiKeyById } from './api-keys.service.ts';
 
 export const accountCommands: Record<string, CliCommand> = {
   'accounts create': {
@@ -21,7 +21,7 @@ export const accountCommands: Record<string, CliCommand> = {
         adminPassword: requiredText(options, 'admin-password'),
       };
       await migrate(deps.db);
-      return createAccount(deps.db, input, options.demo ? seedDemoEnvironment : undefined);
+      return createAccount(deps, input, options.demo ? seedDemoEnvironment : undefined);
     },
   },
   'api-keys create': {
@@ -32,7 +32,7 @@ export const accountCommands: Record<string, CliCommand> = {
         environment: environmentOption(optionalText(options, 'env')),
       };
       await migrate(deps.db);
-      const key = await createApiKey(deps.db, tenant, optionalText(options, 'name') ?? '');
+      const key = await createApiKey(deps, tenant, optionalText(options, 'name') ?? '');
       return { id: key.id, key: key.key, environment: key.environment };
     },
   },
@@ -41,7 +41,7 @@ export const accountCommands: Record<string, CliCommand> = {
     run: async (options, deps) => {
       const id = requiredText(options, 'id');
       await migrate(deps.db);
-      return revokeApiKey(deps.db, deps.clock, id);
+      return revokeApiKeyById(deps, id);
     },
   },
 };

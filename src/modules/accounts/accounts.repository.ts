@@ -1,5 +1,6 @@
-import { isoTimestamp, query, queryOne, type Sql, sql } from '../../core/db.ts';
-import type { Environment, Tenant } from '../../core/tenant.ts';
+// Owns: accounts, users, api_keys.
+import { query, queryOne, type Sql, sql } from '../../core/db.ts';
+import { type Environment, type Tenant, tenantIs } from '../../core/tenant.ts';
 
 export interface AccountRow {
   id: string;
@@ -57,12 +58,12 @@ export function findUserByEmail(db: Sql, email: string): Promise<UserRow | undef
   return queryOne<UserRow>(db, sql`select * from users where lower(email) = lower(${email})`);
 }
 
-export function findUser(db: Sql, accountId: string, userId: string): Promise<UserRow | undefined> {
-  return queryOne<UserRow>(db, sql`select * from users where account_id = ${accountId} and id = ${userId}`);
-}
-
-export function listAdminEmails(db: Sql, accountId: string): Promise<{ email: string }[]> {
-  return query(db, sql`select email from users where account_id = ${accountId} and role = 'admin'`);
+export async function listAdminEmails(db: Sql, accountId: string): Promise<string[]> {
+  const rows = await query<{ email: string }>(
+    db,
+    sql`select email from users where account_id = ${accountId} and role = 'admin' order by created_at, id`,
+  );
+  return rows.map((row) => row.email);
 }
 
 export async function insertApiKey(
@@ -87,40 +88,22 @@ export async function touchApiKey(db: Sql, keyId: string, now: Date): Promise<vo
 }
 
 export function listApiKeys(db: Sql, tenant: Tenant): Promise<ApiKeyRow[]> {
-  return query<ApiKeyRow>(
-    db,
-    sql`select * from api_keys where account_id = ${tenant.accountId} and environment = ${tenant.environment}
-        order by created_at desc, id desc`,
-  );
+  return query<ApiKeyRow>(db, sql`select * from api_keys where ${tenantIs(tenant)} order by created_at desc, id desc`);
 }
 
-export function findApiKey(db: Sql, keyId: string): Promise<ApiKeyRow | undefined> {
-  return queryOne<ApiKeyRow>(db, sql`select * from api_keys where id = ${keyId}`);
-}
-
-/** Revokes a key; `accountId` limits it to one account (the dashboard), omitted for the CLI. */
-export async function revokeApiKey(
-  db: Sql,
-  keyId: string,
-  now: Date,
-  accountId?: string,
-): Promise<ApiKeyRow | undefined> {
-  const scope = accountId === undefined ? sql`` : sql` and account_id = ${accountId}`;
+/** Revokes one of the tenant's keys (revoking a revoked key keeps its first revocation time). */
+export function revokeApiKey(db: Sql, tenant: Tenant, keyId: string, now: Date): Promise<ApiKeyRow | undefined> {
   return queryOne<ApiKeyRow>(
     db,
     sql`update api_keys set revoked_at = coalesce(revoked_at, ${now})
-        where id = ${keyId}${scope} returning *`,
+        where id = ${keyId} and ${tenantIs(tenant)} returning *`,
   );
 }
 
-export function apiKeyView(row: ApiKeyRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    environment: row.environment,
-    last4: row.last4,
-    created_at: isoTimestamp(row.created_at),
-    last_used_at: isoTimestamp(row.last_used_at),
-    revoked_at: isoTimestamp(row.revoked_at),
-  };
+/** Revokes a key whatever its account: the operator's command line, which has no tenant. */
+export function revokeApiKeyById(db: Sql, keyId: string, now: Date): Promise<ApiKeyRow | undefined> {
+  return queryOne<ApiKeyRow>(
+    db,
+    sql`update api_keys set revoked_at = coalesce(revoked_at, ${now}) where id = ${keyId} returning *`,
+  );
 }

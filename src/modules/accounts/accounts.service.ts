@@ -1,10 +1,10 @@
-import { constraintViolated, type Sql, transaction } from '../../core/db.ts';
-import type { Deps } from '../../core/deps.ts';
+import { constraintViolated } from '../../core/db.ts';
+import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, invalidParameter } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { ENVIRONMENTS } from '../../core/tenant.ts';
+import { ENVIRONMENTS, type Tenant } from '../../core/tenant.ts';
 import * as repository from './accounts.repository.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { hashPassword, NO_USER_HASH, verifyPassword } from './passwords.ts';
 
 export interface NewAccount {
   name: string;
@@ -13,13 +13,16 @@ export interface NewAccount {
   adminName?: string;
 }
 
-/** Fills a new account's environments with demo data; supplied by the app (catalog, customers). */
-export type DemoSeeder = (tx: Sql, tenant: { accountId: string; environment: 'test' | 'live' }) => Promise<void>;
+/**
+ * Fills a new account's environments with demo data, inside the account's transaction;
+ * supplied by the caller (demo imports accounts, so accounts cannot import demo).
+ */
+export type DemoSeeder = (deps: Deps, tenant: Tenant) => Promise<void>;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export async function createAccount(
-  db: Sql,
+  deps: Deps,
   input: NewAccount,
   seedDemo?: DemoSeeder,
 ): Promise<{ account_id: string; admin_user_id: string }> {
@@ -32,9 +35,9 @@ export async function createAccount(
   const userId = newId('user');
   const passwordHash = await hashPassword(input.adminPassword);
   try {
-    await transaction(db, async (tx) => {
-      await repository.insertAccount(tx, { id: accountId, name: input.name.trim() });
-      await repository.insertUser(tx, {
+    await inTransaction(deps, async (deps) => {
+      await repository.insertAccount(deps.db, { id: accountId, name: input.name.trim() });
+      await repository.insertUser(deps.db, {
         id: userId,
         accountId,
         email: input.adminEmail.trim(),
@@ -42,7 +45,7 @@ export async function createAccount(
         passwordHash,
       });
       if (seedDemo) {
-        for (const environment of ENVIRONMENTS) await seedDemo(tx, { accountId, environment });
+        for (const environment of ENVIRONMENTS) await seedDemo(deps, { accountId, environment });
       }
     });
   } catch (error) {
@@ -56,20 +59,34 @@ export async function createAccount(
   return { account_id: accountId, admin_user_id: userId };
 }
 
-/** The user with this e-mail and password, or null; takes as long either way. */
-export async function authenticateUser(db: Sql, email: string, password: string) {
-  const user = await repository.findUserByEmail(db, email);
-  // Verify against a throwaway hash when there is no such user, so timing does not tell.
-  const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), password);
-  return user && ok ? { id: user.id, accountId: user.account_id, email: user.email, name: user.name } : null;
+export interface SignedInUser {
+  id: string;
+  accountId: string;
+  email: string;
+  name: string;
 }
 
-let dummy: Promise<string> | undefined;
-function dummyHash(): Promise<string> {
-  dummy ??= hashPassword('not-a-real-password');
-  return dummy;
+/** The user with this e-mail and password, or null; takes as long either way. */
+export async function authenticateUser(
+  deps: Pick<Deps, 'db'>,
+  credentials: { email: string; password: string },
+): Promise<SignedInUser | null> {
+  const user = await repository.findUserByEmail(deps.db, credentials.email);
+  // Verify against a throwaway hash when there is no such user, so timing does not tell.
+  const ok = await verifyPassword(user?.password_hash ?? NO_USER_HASH, credentials.password);
+  return user && ok ? { id: user.id, accountId: user.account_id, email: user.email, name: user.name } : null;
 }
 
 export async function accountExists(deps: Pick<Deps, 'db'>, accountId: string): Promise<boolean> {
   return (await repository.findAccount(deps.db, accountId)) !== undefined;
+}
+
+/** Whether any account exists yet (the first start of an empty database has none). */
+export async function hasAccounts(deps: Pick<Deps, 'db'>): Promise<boolean> {
+  return (await repository.countAccounts(deps.db)) > 0;
+}
+
+/** Where the account's notices go (a webhook endpoint disabled, …): its admins' e-mails. */
+export function adminEmails(deps: Pick<Deps, 'db'>, accountId: string): Promise<string[]> {
+  return repository.listAdminEmails(deps.db, accountId);
 }

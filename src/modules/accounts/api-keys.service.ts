@@ -1,11 +1,10 @@
 // API keys: `svc_test_sk_…` / `svc_live_sk_…`, shown once, stored only as a SHA-256 hash (the
 // key is 190 random bits, so a fast hash is enough), revocable, with last use recorded.
-import { createHash } from 'node:crypto';
-import type { Clock } from '../../core/clock.ts';
-import type { Sql } from '../../core/db.ts';
+import { isoTimestamp } from '../../core/db.ts';
+import type { Deps } from '../../core/deps.ts';
 import { notFound } from '../../core/errors.ts';
 import type { CredentialResolver } from '../../core/http/auth.ts';
-import { newId, randomBase62 } from '../../core/ids.ts';
+import { hashSecret, newId, randomBase62 } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import * as repository from './accounts.repository.ts';
 
@@ -13,36 +12,61 @@ const KEY_PATTERN = /^svc_(test|live)_sk_[0-9A-Za-z]{32}$/;
 /** last_used_at is written at most this often per key, to keep writes off the hot path. */
 const TOUCH_EVERY_MS = 60_000;
 
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+export type ApiKeyView = ReturnType<typeof apiKeyView>;
+
+function apiKeyView(row: repository.ApiKeyRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    environment: row.environment,
+    last4: row.last4,
+    created_at: isoTimestamp(row.created_at),
+    last_used_at: isoTimestamp(row.last_used_at),
+    revoked_at: isoTimestamp(row.revoked_at),
+  };
 }
 
-export async function createApiKey(db: Sql, tenant: Tenant, name = '') {
-  if (!(await repository.findAccount(db, tenant.accountId))) {
+/** A new key for the tenant; the key itself is in this answer and nowhere else, ever. */
+export async function createApiKey(deps: Deps, tenant: Tenant, name = '') {
+  if (!(await repository.findAccount(deps.db, tenant.accountId))) {
     throw notFound('account', tenant.accountId, 'account');
   }
   const key = `svc_${tenant.environment}_sk_${randomBase62(32)}`;
   const id = newId('apiKey');
-  await repository.insertApiKey(db, tenant, { id, name, keyHash: hashSecret(key), last4: key.slice(-4) });
+  await repository.insertApiKey(deps.db, tenant, { id, name, keyHash: hashSecret(key), last4: key.slice(-4) });
   return { id, key, environment: tenant.environment, name };
 }
 
-export async function revokeApiKey(db: Sql, clock: Clock, keyId: string, accountId?: string) {
-  const row = await repository.revokeApiKey(db, keyId, clock.now(), accountId);
+/** The tenant's keys, newest first, revoked ones included. */
+export async function listApiKeys(deps: Deps, tenant: Tenant): Promise<ApiKeyView[]> {
+  return (await repository.listApiKeys(deps.db, tenant)).map(apiKeyView);
+}
+
+export async function revokeApiKey(deps: Deps, tenant: Tenant, keyId: string) {
+  const row = await repository.revokeApiKey(deps.db, tenant, keyId, deps.clock.now());
   if (!row) throw notFound('API key', keyId, 'id');
   return { id: row.id, revoked: true as const };
 }
 
-export function apiKeyResolver(db: Sql, clock: Clock): CredentialResolver {
+/** The operator's `api-keys revoke --id`: any account's key, by id alone. */
+export async function revokeApiKeyById(deps: Deps, keyId: string) {
+  const row = await repository.revokeApiKeyById(deps.db, keyId, deps.clock.now());
+  if (!row) throw notFound('API key', keyId, 'id');
+  return { id: row.id, revoked: true as const };
+}
+
+/** Authenticates /v1 requests made with an API key. */
+export function apiKeyResolver(deps: Deps): CredentialResolver {
+  // When each key was last written as used, per process: a cache that only saves writes.
   const lastTouched = new Map<string, number>();
   return async (token) => {
     if (!KEY_PATTERN.test(token)) return null;
-    const row = await repository.findActiveApiKeyByHash(db, hashSecret(token));
+    const row = await repository.findActiveApiKeyByHash(deps.db, hashSecret(token));
     if (!row) return null;
-    const now = clock.now();
+    const now = deps.clock.now();
     if (now.getTime() - (lastTouched.get(row.id) ?? 0) >= TOUCH_EVERY_MS) {
       lastTouched.set(row.id, now.getTime());
-      await repository.touchApiKey(db, row.id, now);
+      await repository.touchApiKey(deps.db, row.id, now);
     }
     return {
       tenant: { accountId: row.account_id, environment: row.environment },

@@ -1,11 +1,19 @@
+// Accounts, their users and API keys: creating an account, checking a password, issuing and
+// revoking keys, and the resolver that turns an API key into a /v1 principal.
 export {
-  apiKeyView,
-  countAccounts,
-  findAccount,
-  findUser,
-  listAdminEmails,
+  accountExists,
+  adminEmails,
+  authenticateUser,
+  createAccount,
+  type DemoSeeder,
+  hasAccounts,
+  type NewAccount,
+  type SignedInUser,
+} from './accounts.service.ts';
+export {
+  type ApiKeyView,
+  apiKeyResolver,
+  createApiKey,
   listApiKeys,
-} from './accounts.repository.ts';
-export { accountExists, authenticateUser, createAccount, type DemoSeeder } from './accounts.service.ts';
-export { apiKeyResolver, createApiKey, hashSecret, revokeApiKey } from './api-keys.service.ts';
-export { hashPassword, verifyPassword } from './passwords.ts';
+  revokeApiKey,
+} from './api-keys.service.ts';

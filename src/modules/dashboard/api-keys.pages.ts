@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
 import { formField, queryValue } from '../../web/forms.ts';
-import { apiKeyView, createApiKey, listApiKeys, revokeApiKey } from '../accounts/index.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../accounts/index.ts';
 import { sessionTenant } from '../sessions/index.ts';
 import { API_KEYS, apiKeyListView, NAME_MAX, newKeyForm, newKeyView, revokeKeyView } from './api-keys.view.ts';
 import { sendNotFound, sendShell } from './shell.ts';
@@ -12,13 +12,13 @@ const PAGE = { schema: { hide: true } };
 
 /** The key `id` of the environment on screen: the switch scopes actions as well as views. */
 async function shownKey(deps: Deps, request: FastifyRequest<{ Params: { id: string } }>) {
-  const keys = await listApiKeys(deps.db, sessionTenant(request.session));
-  return keys.map(apiKeyView).find((key) => key.id === request.params.id);
+  const keys = await listApiKeys(deps, sessionTenant(request.session));
+  return keys.find((key) => key.id === request.params.id);
 }
 
 export function apiKeyPages(app: FastifyInstance, deps: Deps): void {
   app.get(API_KEYS, PAGE, async (request, reply) => {
-    const keys = (await listApiKeys(deps.db, sessionTenant(request.session))).map(apiKeyView);
+    const keys = await listApiKeys(deps, sessionTenant(request.session));
     const revoked = Boolean(queryValue(request, 'revoked'));
     return sendShell(request, reply, {
       title: 'API Keys',
@@ -50,7 +50,7 @@ export function apiKeyPages(app: FastifyInstance, deps: Deps): void {
       });
     }
     const tenant = { accountId: request.session.accountId, environment: environment as 'test' | 'live' };
-    const created = await createApiKey(deps.db, tenant, name);
+    const created = await createApiKey(deps, tenant, name);
     return sendShell(request, reply, {
       title: 'Your new API key',
       status: 201,
@@ -69,7 +69,7 @@ export function apiKeyPages(app: FastifyInstance, deps: Deps): void {
   app.post<{ Params: { id: string } }>(`${API_KEYS}/:id/revoke`, PAGE, async (request, reply) => {
     const key = await shownKey(deps, request);
     if (!key) return sendNotFound(request, reply, 'This API key does not exist.');
-    await revokeApiKey(deps.db, deps.clock, key.id, request.session.accountId);
+    await revokeApiKey(deps, sessionTenant(request.session), key.id);
     return reply.redirect(`${API_KEYS}?revoked=1`, 303);
   });
 }

@@ -4,14 +4,14 @@ import type { Environment } from '../../core/tenant.ts';
 import { errorNextTo, type FieldError, formError, invalidIf, shownOnceSecret } from '../../web/forms.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { when } from '../../web/widgets.ts';
-import type { apiKeyView } from '../accounts/index.ts';
+import type { ApiKeyView } from '../accounts/index.ts';
 import type { Session } from '../sessions/index.ts';
 import { csrfField, environmentBadge, integrationsConfirmation, integrationsHeader } from './shell.ts';
 
 export const API_KEYS = '/dashboard/settings/integrations/api-keys';
 export const NAME_MAX = 100;
 
-export type ApiKey = ReturnType<typeof apiKeyView>;
+export type ApiKey = ApiKeyView;
 
 export function apiKeyListView(keys: ApiKey[], environment: Environment, revoked: boolean): SafeHtml {
   return html`${integrationsHeader(API_KEYS, html`<a class="button" href="${API_KEYS}/new">Generate New Key</a>`)}

@@ -14,7 +14,7 @@ const NOT_FOUND = 'There is no such connected app for you in this environment.';
 
 /** The signed-in user's grants in the environment on screen. */
 function grantsOf(deps: Deps, request: FastifyRequest) {
-  return listUserGrants(deps.db, deps.clock, sessionTenant(request.session), request.session.userId);
+  return listUserGrants(deps, sessionTenant(request.session), request.session.userId);
 }
 
 export function connectedAppPages(app: FastifyInstance, deps: Deps): void {
@@ -39,7 +39,7 @@ export function connectedAppPages(app: FastifyInstance, deps: Deps): void {
       return sendNotFound(request, reply, NOT_FOUND);
     }
     const { session } = request;
-    await revokeGrant(deps.db, deps.clock, sessionTenant(session), request.params.id, session.userId);
+    await revokeGrant(deps, sessionTenant(session), { grantId: request.params.id, userId: session.userId });
     return reply.redirect(`${CONNECTED_APPS}?revoked=1`, 303);
   });
 }

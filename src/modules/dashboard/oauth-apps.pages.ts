@@ -68,7 +68,7 @@ function uploadedLogo(request: FastifyRequest): string | undefined {
 }
 
 export function oauthAppPages(app: FastifyInstance, deps: Deps): void {
-  const appOf = (request: AppRequest) => getOAuthApp(deps.db, sessionTenant(request.session), request.params.id);
+  const appOf = (request: AppRequest) => getOAuthApp(deps, sessionTenant(request.session), request.params.id);
 
   const sendAppPage = (
     request: AppRequest,
@@ -91,7 +91,7 @@ export function oauthAppPages(app: FastifyInstance, deps: Deps): void {
     };
 
   app.get(OAUTH_APPS, PAGE, async (request, reply) => {
-    const apps = await listOAuthApps(deps.db, sessionTenant(request.session));
+    const apps = await listOAuthApps(deps, sessionTenant(request.session));
     const deleted = Boolean(queryValue(request, 'deleted'));
     return sendShell(request, reply, {
       title: 'OAuth Apps',
@@ -111,7 +111,7 @@ export function oauthAppPages(app: FastifyInstance, deps: Deps): void {
     const values = postedValues(request, session.environment);
     try {
       const tenant = { accountId: session.accountId, environment: values.environment };
-      const created = await createOAuthApp(deps.db, deps.clock, tenant, {
+      const created = await createOAuthApp(deps, tenant, {
         name: values.name,
         description: values.description,
         redirectUris: redirectUriList(values.redirectUris),
@@ -142,7 +142,7 @@ export function oauthAppPages(app: FastifyInstance, deps: Deps): void {
     const values = postedValues(request, request.session.environment);
     try {
       const logoUrl = uploadedLogo(request);
-      await updateOAuthApp(deps.db, deps.clock, sessionTenant(request.session), oauthApp.client_id, {
+      await updateOAuthApp(deps, sessionTenant(request.session), oauthApp.client_id, {
         name: values.name,
         description: values.description,
         redirectUris: redirectUriList(values.redirectUris),
@@ -169,7 +169,7 @@ export function oauthAppPages(app: FastifyInstance, deps: Deps): void {
     const oauthApp = await appOf(request);
     try {
       const tenant = sessionTenant(request.session);
-      const rotated = await rotateOAuthAppSecret(deps.db, deps.clock, tenant, oauthApp.client_id);
+      const rotated = await rotateOAuthAppSecret(deps, tenant, oauthApp.client_id);
       return sendShell(request, reply, {
         title: 'New client secret',
         content: credentialsView(request.session, rotated.app, rotated.client_secret, 'rotated'),
@@ -185,7 +185,7 @@ export function oauthAppPages(app: FastifyInstance, deps: Deps): void {
   app.post<{ Params: { id: string } }>(`${OAUTH_APPS}/:id/delete`, APP_PAGE, async (request, reply) => {
     // Only an app of the environment on screen (the delete service is scoped by account only).
     const oauthApp = await appOf(request);
-    await deleteOAuthApp(deps.db, deps.clock, oauthApp.client_id, request.session.accountId);
+    await deleteOAuthApp(deps, sessionTenant(request.session), oauthApp.client_id);
     return reply.redirect(`${OAUTH_APPS}?deleted=1`, 303);
   });
 }

@@ -15,7 +15,7 @@ export function overviewPages(app: FastifyInstance, deps: Deps): void {
   app.get('/dashboard', PAGE, async (request, reply) => {
     const tenant = sessionTenant(request.session);
     const customers = await listCustomers(deps, tenant, { page: 1, per_page: 1 });
-    const keys = await listApiKeys(deps.db, tenant);
+    const keys = await listApiKeys(deps, tenant);
     const emails = await listEmails(deps.db, tenant, EMAILS_SHOWN);
     const counts = {
       customers: customers.pagination.total,

@@ -1,7 +1,8 @@
 // SQL for OAuth apps (clients). Lookups by client_id come before any tenant is known (the
 // token endpoint), like API-key lookups by hash; everything else is scoped by tenant.
-import { isoTimestamp, query, queryOne, type Sql, sql, textArray } from '../../core/db.ts';
-import type { Environment, Tenant } from '../../core/tenant.ts';
+// Owns: oauth_apps.
+import { query, queryOne, type Sql, sql, textArray } from '../../core/db.ts';
+import { type Environment, type Tenant, tenantIs } from '../../core/tenant.ts';
 import type { Scope } from './scopes.ts';
 
 export interface OAuthAppRow {
@@ -57,16 +58,14 @@ export function findActiveAppByClientId(db: Sql, clientId: string): Promise<OAut
 export function findApp(db: Sql, tenant: Tenant, id: string): Promise<OAuthAppRow | undefined> {
   return queryOne<OAuthAppRow>(
     db,
-    sql`select * from oauth_apps where id = ${id} and account_id = ${tenant.accountId}
-          and environment = ${tenant.environment} and deleted_at is null`,
+    sql`select * from oauth_apps where id = ${id} and ${tenantIs(tenant)} and deleted_at is null`,
   );
 }
 
 export function listApps(db: Sql, tenant: Tenant): Promise<OAuthAppRow[]> {
   return query<OAuthAppRow>(
     db,
-    sql`select * from oauth_apps where account_id = ${tenant.accountId} and environment = ${tenant.environment}
-          and deleted_at is null
+    sql`select * from oauth_apps where ${tenantIs(tenant)} and deleted_at is null
         order by created_at desc, id desc`,
   );
 }
@@ -95,8 +94,7 @@ export function updateApp(
   return queryOne<OAuthAppRow>(
     db,
     sql`update oauth_apps set ${sql.join(sets, sql`, `)}
-        where id = ${id} and account_id = ${tenant.accountId} and environment = ${tenant.environment}
-          and deleted_at is null
+        where id = ${id} and ${tenantIs(tenant)} and deleted_at is null
         returning *`,
   );
 }
@@ -112,38 +110,25 @@ export function replaceSecret(
     db,
     sql`update oauth_apps set secret_hash = ${secret.hash}, secret_last4 = ${secret.last4},
           secret_rotated_at = ${now}, updated_at = ${now}
-        where id = ${id} and account_id = ${tenant.accountId} and environment = ${tenant.environment}
-          and deleted_at is null and client_type = 'confidential'
+        where id = ${id} and ${tenantIs(tenant)} and deleted_at is null and client_type = 'confidential'
         returning *`,
   );
 }
 
-/** Soft delete: grants and tokens keep their reference. `accountId` omitted only for the CLI. */
-export function markAppDeleted(db: Sql, id: string, now: Date, accountId?: string): Promise<OAuthAppRow | undefined> {
-  const scope = accountId === undefined ? sql`` : sql` and account_id = ${accountId}`;
+/** Soft delete: grants and tokens keep their reference. */
+export function markAppDeleted(db: Sql, tenant: Tenant, id: string, now: Date): Promise<OAuthAppRow | undefined> {
   return queryOne<OAuthAppRow>(
     db,
     sql`update oauth_apps set deleted_at = ${now}, updated_at = ${now}
-        where id = ${id} and deleted_at is null${scope} returning *`,
+        where id = ${id} and ${tenantIs(tenant)} and deleted_at is null returning *`,
   );
 }
 
-export function appView(row: OAuthAppRow) {
-  return {
-    client_id: row.id,
-    object: 'oauth_app' as const,
-    name: row.name,
-    description: row.description,
-    environment: row.environment,
-    client_type: row.client_type,
-    redirect_uris: row.redirect_uris,
-    logo_url: row.logo_url,
-    scopes: row.allowed_scopes,
-    secret_last4: row.secret_last4,
-    secret_rotated_at: isoTimestamp(row.secret_rotated_at),
-    created_at: isoTimestamp(row.created_at),
-    updated_at: isoTimestamp(row.updated_at),
-  };
+/** The operator's command line deletes by client_id alone: it has no tenant. */
+export function markAppDeletedById(db: Sql, id: string, now: Date): Promise<OAuthAppRow | undefined> {
+  return queryOne<OAuthAppRow>(
+    db,
+    sql`update oauth_apps set deleted_at = ${now}, updated_at = ${now}
+        where id = ${id} and deleted_at is null returning *`,
+  );
 }
-
-export type OAuthAppView = ReturnType<typeof appView>;

@@ -1,12 +1,12 @@
 // Registering OAuth apps: confidential apps get a client secret (`svc_cs_…`, shown once,
 // stored as a SHA-256 hash: it is 238 random bits, so a fast hash is enough); public apps get
 // none and must use PKCE. Deleting an app revokes everything issued to it.
-import type { Clock } from '../../core/clock.ts';
-import { type Sql, transaction } from '../../core/db.ts';
+import { isoTimestamp } from '../../core/db.ts';
+import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
-import { newId, randomBase62 } from '../../core/ids.ts';
+import { hashSecret, newId, randomBase62 } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { findAccount, hashSecret } from '../accounts/index.ts';
+import { accountExists } from '../accounts/index.ts';
 import * as apps from './apps.repository.ts';
 import { isScope, SCOPES, type Scope } from './scopes.ts';
 import * as tokens from './tokens.repository.ts';
@@ -136,15 +136,35 @@ function checkScopes(scopes: string[] | undefined): Scope[] {
   return SCOPES.filter((scope) => scopes.includes(scope));
 }
 
-export async function createOAuthApp(db: Sql, clock: Clock, tenant: Tenant, input: NewOAuthApp) {
+function appView(row: apps.OAuthAppRow) {
+  return {
+    client_id: row.id,
+    object: 'oauth_app' as const,
+    name: row.name,
+    description: row.description,
+    environment: row.environment,
+    client_type: row.client_type,
+    redirect_uris: row.redirect_uris,
+    logo_url: row.logo_url,
+    scopes: row.allowed_scopes,
+    secret_last4: row.secret_last4,
+    secret_rotated_at: isoTimestamp(row.secret_rotated_at),
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
+  };
+}
+
+export type OAuthAppView = ReturnType<typeof appView>;
+
+export async function createOAuthApp(deps: Deps, tenant: Tenant, input: NewOAuthApp) {
   const name = checkName(input.name);
   const description = checkDescription(input.description ?? '');
   const redirectUris = checkRedirectUris(input.redirectUris);
   const logoUrl = checkLogo(input.logoUrl ?? null);
   const allowedScopes = checkScopes(input.scopes);
-  if (!(await findAccount(db, tenant.accountId))) throw notFound('account', tenant.accountId, 'account');
+  if (!(await accountExists(deps, tenant.accountId))) throw notFound('account', tenant.accountId, 'account');
   const secret = input.public ? null : newClientSecret();
-  const row = await apps.insertApp(db, tenant, {
+  const row = await apps.insertApp(deps.db, tenant, {
     id: newId('oauthApp'),
     name,
     description,
@@ -154,30 +174,24 @@ export async function createOAuthApp(db: Sql, clock: Clock, tenant: Tenant, inpu
     redirectUris,
     logoUrl,
     allowedScopes,
-    now: clock.now(),
+    now: deps.clock.now(),
   });
-  return { app: apps.appView(row), client_secret: secret?.secret ?? null };
+  return { app: appView(row), client_secret: secret?.secret ?? null };
 }
 
-export async function getOAuthApp(db: Sql, tenant: Tenant, clientId: string) {
-  const row = await apps.findApp(db, tenant, clientId);
+export async function getOAuthApp(deps: Deps, tenant: Tenant, clientId: string) {
+  const row = await apps.findApp(deps.db, tenant, clientId);
   if (!row) throw notFound('OAuth app', clientId, 'client_id');
-  return apps.appView(row);
+  return appView(row);
 }
 
-export async function listOAuthApps(db: Sql, tenant: Tenant) {
-  return (await apps.listApps(db, tenant)).map(apps.appView);
+export async function listOAuthApps(deps: Deps, tenant: Tenant) {
+  return (await apps.listApps(deps.db, tenant)).map(appView);
 }
 
-export async function updateOAuthApp(
-  db: Sql,
-  clock: Clock,
-  tenant: Tenant,
-  clientId: string,
-  changes: OAuthAppChanges,
-) {
+export async function updateOAuthApp(deps: Deps, tenant: Tenant, clientId: string, changes: OAuthAppChanges) {
   const row = await apps.updateApp(
-    db,
+    deps.db,
     tenant,
     clientId,
     {
@@ -187,42 +201,45 @@ export async function updateOAuthApp(
       logoUrl: changes.logoUrl === undefined ? undefined : checkLogo(changes.logoUrl),
       allowedScopes: changes.scopes === undefined ? undefined : checkScopes(changes.scopes),
     },
-    clock.now(),
+    deps.clock.now(),
   );
   if (!row) throw notFound('OAuth app', clientId, 'client_id');
-  return apps.appView(row);
-}
-
-export function updateOAuthAppRedirectUris(
-  db: Sql,
-  clock: Clock,
-  tenant: Tenant,
-  clientId: string,
-  redirectUris: string[],
-) {
-  return updateOAuthApp(db, clock, tenant, clientId, { redirectUris });
+  return appView(row);
 }
 
 /** A new secret replaces the old one at once (the old one stops working). */
-export async function rotateOAuthAppSecret(db: Sql, clock: Clock, tenant: Tenant, clientId: string) {
-  const existing = await apps.findApp(db, tenant, clientId);
+export async function rotateOAuthAppSecret(deps: Deps, tenant: Tenant, clientId: string) {
+  const existing = await apps.findApp(deps.db, tenant, clientId);
   if (!existing) throw notFound('OAuth app', clientId, 'client_id');
   if (existing.client_type === 'public') {
     throw new AppError('invalid_state_transition', 'A public app has no client secret to rotate.');
   }
   const secret = newClientSecret();
-  const row = await apps.replaceSecret(db, tenant, clientId, secret, clock.now());
+  const row = await apps.replaceSecret(deps.db, tenant, clientId, secret, deps.clock.now());
   if (!row) throw notFound('OAuth app', clientId, 'client_id');
-  return { app: apps.appView(row), client_secret: secret.secret };
+  return { app: appView(row), client_secret: secret.secret };
 }
 
-/** Deletes the app and revokes every grant and token issued to it. `accountId` limits it to one account. */
-export async function deleteOAuthApp(db: Sql, clock: Clock, clientId: string, accountId?: string) {
-  const now = clock.now();
-  return transaction(db, async (tx) => {
-    const row = await apps.markAppDeleted(tx, clientId, now, accountId);
+/** Deletes one of the tenant's apps and revokes every grant and token issued to it. */
+export function deleteOAuthApp(deps: Deps, tenant: Tenant, clientId: string) {
+  return deleteApp(deps, clientId, (db, now) => apps.markAppDeleted(db, tenant, clientId, now));
+}
+
+/** The operator's `oauth-apps delete --id`: any account's app, by client_id alone. */
+export function deleteOAuthAppById(deps: Deps, clientId: string) {
+  return deleteApp(deps, clientId, (db, now) => apps.markAppDeletedById(db, clientId, now));
+}
+
+async function deleteApp(
+  deps: Deps,
+  clientId: string,
+  markDeleted: (db: Deps['db'], now: Date) => Promise<apps.OAuthAppRow | undefined>,
+) {
+  const now = deps.clock.now();
+  return inTransaction(deps, async ({ db }) => {
+    const row = await markDeleted(db, now);
     if (!row) throw notFound('OAuth app', clientId, 'id');
-    await tokens.revokeAppGrants(tx, clientId, now);
+    await tokens.revokeAppGrants(db, clientId, now);
     return { client_id: row.id, deleted: true as const };
   });
 }

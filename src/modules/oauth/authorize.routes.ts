@@ -61,7 +61,7 @@ function authorizePages(app: FastifyInstance, deps: Deps) {
 
   /** Checks the request; answers the error (page or redirect) itself and returns null then. */
   async function validRequest(params: AuthorizationParameters, reply: FastifyReply, status: 302 | 303) {
-    const check = await checkAuthorizationRequest(deps.db, params);
+    const check = await checkAuthorizationRequest(deps, params);
     if (check.outcome === 'error_page') {
       await sendPage(reply, authorizationErrorPage(check.message), 400);
       return null;
@@ -117,7 +117,7 @@ function authorizePages(app: FastifyInstance, deps: Deps) {
     }
     const response =
       params.decision === 'approve'
-        ? { code: await issueAuthorizationCode(deps.db, deps.clock, authorization, session.userId) }
+        ? { code: await issueAuthorizationCode(deps, authorization, session.userId) }
         : { error: 'access_denied', error_description: 'The user denied access.' };
     const target = redirectWith(authorization.redirectUri, { ...response, state: authorization.state, iss: issuer() });
     // 303: the browser follows with a GET and does not re-send the form (RFC 9700 §4.12)

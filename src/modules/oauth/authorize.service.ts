@@ -1,10 +1,8 @@
 // The authorization endpoint's rules (RFC 6749 §4.1.1-4.1.2, RFC 7636, RFC 9207): which
 // requests may go to consent, which errors go back to the app, and which must not, because
 // the client or its redirect URI cannot be trusted.
-import type { Clock } from '../../core/clock.ts';
-import type { Sql } from '../../core/db.ts';
-import { randomBase62 } from '../../core/ids.ts';
-import { hashSecret } from '../accounts/index.ts';
+import type { Deps } from '../../core/deps.ts';
+import { hashSecret, randomBase62 } from '../../core/ids.ts';
 import * as apps from './apps.repository.ts';
 import type { OAuthErrorCode } from './oauth-error.ts';
 import { isWellFormedPkceValue } from './pkce.ts';
@@ -40,10 +38,13 @@ function single(params: AuthorizationParameters, name: string): string | undefin
   return value;
 }
 
-export async function checkAuthorizationRequest(db: Sql, params: AuthorizationParameters): Promise<AuthorizationCheck> {
+export async function checkAuthorizationRequest(
+  deps: Deps,
+  params: AuthorizationParameters,
+): Promise<AuthorizationCheck> {
   const clientId = single(params, 'client_id');
   if (!clientId) return { outcome: 'error_page', message: 'The request names no app (client_id is missing).' };
-  const app = await apps.findActiveAppByClientId(db, clientId);
+  const app = await apps.findActiveAppByClientId(deps.db, clientId);
   if (!app) return { outcome: 'error_page', message: 'No app is registered with this client_id.' };
   const redirectUri = single(params, 'redirect_uri');
   if (!redirectUri) return { outcome: 'error_page', message: 'The request has no redirect_uri.' };
@@ -100,15 +101,14 @@ export function userMayApprove(app: apps.OAuthAppRow, user: { accountId: string 
 
 /** Issues the code an approval redirects with: good for 10 minutes, once, for this request only. */
 export async function issueAuthorizationCode(
-  db: Sql,
-  clock: Clock,
+  deps: Deps,
   request: AuthorizationRequest,
   userId: string,
 ): Promise<string> {
-  const now = clock.now();
+  const now = deps.clock.now();
   const code = randomBase62(40);
   await tokens.insertCode(
-    db,
+    deps.db,
     { accountId: request.app.account_id, environment: request.app.environment },
     {
       codeHash: hashSecret(code),
@@ -122,7 +122,7 @@ export async function issueAuthorizationCode(
       expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_TTL_SECONDS * 1000),
     },
   );
-  await tokens.deleteStaleCodes(db, request.app.id, new Date(now.getTime() - STALE_CODE_MS));
+  await tokens.deleteStaleCodes(deps.db, request.app.id, new Date(now.getTime() - STALE_CODE_MS));
   return code;
 }
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { type CliCommand, CliError, environmentOption, optionalText, requiredText, textList } from '../../core/cli.ts';
 import { migrate } from '../../core/migrate.ts';
 import { ENVIRONMENTS } from '../../core/tenant.ts';
-import { createOAuthApp, deleteOAuthApp, listOAuthApps, logoDataUrl } from './apps.service.ts';
+import { createOAuthApp, deleteOAuthAppById, listOAuthApps, logoDataUrl } from './apps.service.ts';
 
 /** --logo FILE: a PNG, JPEG, GIF or WebP file, stored as the app's logo. */
 function logoFromFile(path: string | undefined): string | undefined {
@@ -40,7 +40,7 @@ export const oauthAppCommands: Record<string, CliCommand> = {
       const redirectUris = textList(options, 'redirect-uri');
       if (redirectUris.length === 0) throw new CliError('--redirect-uri is required');
       const scopes = textList(options, 'scope');
-      const created = await createOAuthApp(deps.db, deps.clock, tenant, {
+      const created = await createOAuthApp(deps, tenant, {
         name: requiredText(options, 'name'),
         description: optionalText(options, 'description'),
         redirectUris,
@@ -61,7 +61,7 @@ export const oauthAppCommands: Record<string, CliCommand> = {
       const env = optionalText(options, 'env');
       const environments = env === undefined ? ENVIRONMENTS : [environmentOption(env)];
       const apps = [];
-      for (const each of environments) apps.push(...(await listOAuthApps(deps.db, { accountId, environment: each })));
+      for (const each of environments) apps.push(...(await listOAuthApps(deps, { accountId, environment: each })));
       return apps;
     },
   },
@@ -69,7 +69,7 @@ export const oauthAppCommands: Record<string, CliCommand> = {
     options: { id: { type: 'string' } },
     run: async (options, deps) => {
       await migrate(deps.db);
-      return deleteOAuthApp(deps.db, deps.clock, requiredText(options, 'id'));
+      return deleteOAuthAppById(deps, requiredText(options, 'id'));
     },
   },
 };

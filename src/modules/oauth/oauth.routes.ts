@@ -159,16 +159,16 @@ export function oauthRoutes(app: FastifyInstance, deps: Deps) {
       oauth.post('/token', async (request, reply) => {
         const params = bodyParameters(request.body);
         const grantType = required(params, 'grant_type');
-        const client = await authenticateClient(deps.db, clientCredentials(request, params));
+        const client = await authenticateClient(deps, clientCredentials(request, params));
         let response: Awaited<ReturnType<typeof redeemAuthorizationCode>>;
         if (grantType === 'authorization_code') {
-          response = await redeemAuthorizationCode(deps.db, deps.clock, client, {
+          response = await redeemAuthorizationCode(deps, client, {
             code: required(params, 'code'),
             redirectUri: required(params, 'redirect_uri'),
             codeVerifier: params.get('code_verifier'),
           });
         } else if (grantType === 'refresh_token') {
-          response = await rotateRefreshToken(deps.db, deps.clock, client, {
+          response = await rotateRefreshToken(deps, client, {
             refreshToken: required(params, 'refresh_token'),
             scope: params.get('scope'),
           });
@@ -181,8 +181,8 @@ export function oauthRoutes(app: FastifyInstance, deps: Deps) {
       oauth.post('/revoke', async (request, reply) => {
         const params = bodyParameters(request.body);
         const token = required(params, 'token');
-        const client = await authenticateClient(deps.db, clientCredentials(request, params));
-        await revokeTokenOfApp(deps.db, deps.clock, client, token);
+        const client = await authenticateClient(deps, clientCredentials(request, params));
+        await revokeTokenOfApp(deps, client, token);
         return reply.headers(NO_STORE).send();
       });
     },

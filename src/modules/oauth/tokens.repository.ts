@@ -1,7 +1,8 @@
 // SQL for authorization codes, grants and tokens. Codes and tokens are found by their hash
 // (the presenter does not say whose they are); writes carry the tenant they were issued for.
-import { isoTimestamp, query, queryOne, type Sql, sql, textArray } from '../../core/db.ts';
-import type { Environment, Tenant } from '../../core/tenant.ts';
+// Owns: oauth_authorization_codes, oauth_grants, oauth_tokens.
+import { query, queryOne, type Sql, sql, textArray } from '../../core/db.ts';
+import { type Environment, type Tenant, tenantIs } from '../../core/tenant.ts';
 import type { Scope } from './scopes.ts';
 
 export interface AuthorizationCodeRow {
@@ -172,7 +173,7 @@ export function listActiveGrants(db: Sql, tenant: Tenant, userId: string, now: D
     db,
     sql`select g.*, a.name as app_name, a.logo_url as app_logo_url
         from oauth_grants g join oauth_apps a on a.id = g.app_id
-        where g.account_id = ${tenant.accountId} and g.environment = ${tenant.environment}
+        where ${tenantIs(tenant, 'g')}
           and g.user_id = ${userId} and g.revoked_at is null
           and exists (select 1 from oauth_tokens t where t.grant_id = g.id and t.kind = 'refresh'
                         and t.revoked_at is null and t.rotated_at is null and t.expires_at > ${now})
@@ -185,21 +186,6 @@ export function findGrant(db: Sql, tenant: Tenant, grantId: string): Promise<Gra
     db,
     sql`select g.*, a.name as app_name, a.logo_url as app_logo_url
         from oauth_grants g join oauth_apps a on a.id = g.app_id
-        where g.id = ${grantId} and g.account_id = ${tenant.accountId} and g.environment = ${tenant.environment}`,
+        where g.id = ${grantId} and ${tenantIs(tenant, 'g')}`,
   );
 }
-
-export function grantView(row: GrantRow) {
-  return {
-    id: row.id,
-    object: 'oauth_grant' as const,
-    app: { client_id: row.app_id, name: row.app_name, logo_url: row.app_logo_url },
-    user_id: row.user_id,
-    environment: row.environment,
-    scopes: row.scopes,
-    created_at: isoTimestamp(row.created_at),
-    revoked_at: isoTimestamp(row.revoked_at),
-  };
-}
-
-export type OAuthGrantView = ReturnType<typeof grantView>;

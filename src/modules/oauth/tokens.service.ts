@@ -2,13 +2,12 @@
 // refresh token, revoke; and the resolver that turns an access token into a /v1 principal.
 // Codes and tokens are random 238-bit strings stored only as SHA-256 hashes.
 import { timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../../core/clock.ts';
-import { isoTimestamp, type Sql, transaction } from '../../core/db.ts';
+import { isoTimestamp, type Sql } from '../../core/db.ts';
+import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import type { CredentialResolver } from '../../core/http/auth.ts';
-import { newId, randomBase62 } from '../../core/ids.ts';
+import { hashSecret, newId, randomBase62 } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { hashSecret } from '../accounts/index.ts';
 import * as apps from './apps.repository.ts';
 import { OAuthError } from './oauth-error.ts';
 import { verifiesChallenge } from './pkce.ts';
@@ -50,8 +49,8 @@ function clientAuthenticationFailed(): OAuthError {
 }
 
 /** The app the credentials prove; invalid_client for an unknown app or a wrong or missing secret. */
-export async function authenticateClient(db: Sql, credentials: ClientCredentials): Promise<apps.OAuthAppRow> {
-  const app = await apps.findActiveAppByClientId(db, credentials.clientId);
+export async function authenticateClient(deps: Deps, credentials: ClientCredentials): Promise<apps.OAuthAppRow> {
+  const app = await apps.findActiveAppByClientId(deps.db, credentials.clientId);
   if (!app) throw clientAuthenticationFailed();
   if (app.client_type === 'public') {
     // a public app has no secret; one that sends one is misconfigured, and we say so
@@ -112,13 +111,12 @@ function tenantOfRow(row: { account_id: string; environment: Tenant['environment
  * redemption is invalid_grant and revokes the grant the first one created (RFC 6749 §4.1.2).
  */
 export async function redeemAuthorizationCode(
-  db: Sql,
-  clock: Clock,
+  deps: Deps,
   app: apps.OAuthAppRow,
   input: { code: string; redirectUri: string; codeVerifier?: string },
 ): Promise<TokenResponse> {
-  const now = clock.now();
-  const outcome = await transaction(db, async (tx): Promise<Outcome> => {
+  const now = deps.clock.now();
+  const outcome = await inTransaction(deps, async ({ db: tx }): Promise<Outcome> => {
     const code = await tokens.lockCode(tx, hashSecret(input.code));
     if (!code || code.app_id !== app.id) return { error: 'The authorization code is invalid.' };
     if (code.consumed_at) {
@@ -168,17 +166,16 @@ export async function redeemAuthorizationCode(
  * `scope` may narrow the new access token (RFC 6749 §6); the refresh token keeps the grant's.
  */
 export async function rotateRefreshToken(
-  db: Sql,
-  clock: Clock,
+  deps: Deps,
   app: apps.OAuthAppRow,
   input: { refreshToken: string; scope?: string },
 ): Promise<TokenResponse> {
-  const now = clock.now();
+  const now = deps.clock.now();
   const requested = input.scope === undefined ? null : parseScopeParameter(input.scope);
   if (input.scope !== undefined && (!requested || requested.length === 0)) {
     throw new OAuthError('invalid_scope', 'scope names an unknown scope.');
   }
-  const outcome = await transaction(db, async (tx): Promise<Outcome> => {
+  const outcome = await inTransaction(deps, async ({ db: tx }): Promise<Outcome> => {
     const row = await tokens.lockRefreshToken(tx, hashSecret(input.refreshToken));
     if (!row || row.app_id !== app.id) return { error: 'The refresh token is invalid.' };
     if (row.revoked_at) return { error: 'The refresh token has been revoked.' };
@@ -210,9 +207,9 @@ export async function rotateRefreshToken(
  * answered the same way (nothing to say), so revocation never tells whether a token exists.
  * Revoking a refresh token revokes its grant, and with it every access token issued under it.
  */
-export async function revokeTokenOfApp(db: Sql, clock: Clock, app: apps.OAuthAppRow, token: string): Promise<void> {
-  const now = clock.now();
-  await transaction(db, async (tx) => {
+export async function revokeTokenOfApp(deps: Deps, app: apps.OAuthAppRow, token: string): Promise<void> {
+  const now = deps.clock.now();
+  await inTransaction(deps, async ({ db: tx }) => {
     const row = await tokens.findToken(tx, hashSecret(token));
     if (!row || row.app_id !== app.id) return;
     if (row.kind === 'refresh') await tokens.revokeGrant(tx, row.grant_id, now);
@@ -221,12 +218,12 @@ export async function revokeTokenOfApp(db: Sql, clock: Clock, app: apps.OAuthApp
 }
 
 /** Authenticates /v1 requests made with an OAuth access token. */
-export function accessTokenResolver(db: Sql, clock: Clock): CredentialResolver {
+export function accessTokenResolver(deps: Deps): CredentialResolver {
   return async (token) => {
     if (!ACCESS_TOKEN.test(token)) return null;
-    const row = await tokens.findAccessToken(db, hashSecret(token));
+    const row = await tokens.findAccessToken(deps.db, hashSecret(token));
     if (!row || row.revoked_at) return null;
-    if (expired(row.expires_at, clock.now())) {
+    if (expired(row.expires_at, deps.clock.now())) {
       throw new AppError('token_expired', 'The access token has expired; use the refresh token to get a new one.', {
         headers: {
           'www-authenticate':
@@ -243,17 +240,33 @@ export function accessTokenResolver(db: Sql, clock: Clock): CredentialResolver {
   };
 }
 
-export async function listUserGrants(db: Sql, clock: Clock, tenant: Tenant, userId: string) {
-  return (await tokens.listActiveGrants(db, tenant, userId, clock.now())).map(tokens.grantView);
+function grantView(row: tokens.GrantRow) {
+  return {
+    id: row.id,
+    object: 'oauth_grant' as const,
+    app: { client_id: row.app_id, name: row.app_name, logo_url: row.app_logo_url },
+    user_id: row.user_id,
+    environment: row.environment,
+    scopes: row.scopes,
+    created_at: isoTimestamp(row.created_at),
+    revoked_at: isoTimestamp(row.revoked_at),
+  };
 }
 
-/** Revokes a grant (a connected app) and all its tokens; `userId` limits it to that user's grants. */
-export async function revokeGrant(db: Sql, clock: Clock, tenant: Tenant, grantId: string, userId?: string) {
-  const now = clock.now();
-  return transaction(db, async (tx) => {
-    const grant = await tokens.findGrant(tx, tenant, grantId);
-    if (!grant || (userId !== undefined && grant.user_id !== userId)) throw notFound('grant', grantId, 'id');
-    await tokens.revokeGrant(tx, grantId, now);
-    return tokens.grantView({ ...grant, revoked_at: grant.revoked_at ?? now.toISOString() });
+export type OAuthGrantView = ReturnType<typeof grantView>;
+
+/** The apps a user has connected (grants that can still act), newest first. */
+export async function listUserGrants(deps: Deps, tenant: Tenant, userId: string) {
+  return (await tokens.listActiveGrants(deps.db, tenant, userId, deps.clock.now())).map(grantView);
+}
+
+/** A user disconnects an app: the grant and all its tokens are revoked. Only the user's own grants. */
+export async function revokeGrant(deps: Deps, tenant: Tenant, input: { grantId: string; userId: string }) {
+  const now = deps.clock.now();
+  return inTransaction(deps, async ({ db: tx }) => {
+    const grant = await tokens.findGrant(tx, tenant, input.grantId);
+    if (!grant || grant.user_id !== input.userId) throw notFound('grant', input.grantId, 'id');
+    await tokens.revokeGrant(tx, input.grantId, now);
+    return grantView({ ...grant, revoked_at: grant.revoked_at ?? now.toISOString() });
   });
 }

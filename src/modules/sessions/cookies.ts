@@ -1,47 +1,34 @@
-// The dashboard's few cookies, read and written by hand: only sign-in pages and dashboard
-// routes look at them, so the API's requests never pay for a cookie parser (docs/decisions.md).
+// The dashboard's cookies, through @fastify/cookie (registered in app.ts): their names and
+// attributes in one place. Every value is an opaque random token whose hash the server
+// keeps, so nothing is signed: a forged value names no row.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
 
-export interface CookieOptions {
+export const SESSION_COOKIE = 'fieldhand_session';
+/** Double-submit token for the login form, which comes before any session exists. */
+export const LOGIN_CSRF_COOKIE = 'fieldhand_login_csrf';
+export const DEVICE_COOKIE = 'fieldhand_device';
+
+interface CookieOptions {
   maxAgeSeconds: number;
   /** Defaults to '/'. */
   path?: string;
-  /** Defaults to 'Lax'. */
-  sameSite?: 'Lax' | 'Strict';
+  /** Defaults to 'lax'. */
+  sameSite?: 'lax' | 'strict';
 }
 
-function secureCookies(deps: Deps): boolean {
-  return deps.config.baseUrl.startsWith('https:') || deps.config.authUrl.startsWith('https:');
-}
-
-/** An HttpOnly cookie, Secure when the site is served over https. */
-export function cookieHeader(deps: Deps, name: string, value: string, options: CookieOptions): string {
-  const parts = [
-    `${name}=${value}`,
-    `Path=${options.path ?? '/'}`,
-    'HttpOnly',
-    `SameSite=${options.sameSite ?? 'Lax'}`,
-    `Max-Age=${options.maxAgeSeconds}`,
-  ];
-  if (secureCookies(deps)) parts.push('Secure');
-  return parts.join('; ');
-}
-
-/** Adds a Set-Cookie header without dropping ones set earlier in the request. */
-export function appendCookie(reply: FastifyReply, cookie: string): void {
-  const existing = reply.getHeader('set-cookie');
-  const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
-  reply.header('set-cookie', [...list, cookie]);
+/** An HttpOnly cookie, Secure when the site is served over https; max-age 0 deletes it. */
+export function setCookie(deps: Deps, reply: FastifyReply, name: string, value: string, options: CookieOptions) {
+  const { config } = deps;
+  reply.setCookie(name, value, {
+    path: options.path ?? '/',
+    httpOnly: true,
+    sameSite: options.sameSite ?? 'lax',
+    maxAge: options.maxAgeSeconds,
+    secure: config.baseUrl.startsWith('https:') || config.authUrl.startsWith('https:'),
+  });
 }
 
 export function readCookie(request: FastifyRequest, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const index = part.indexOf('=');
-    if (index < 0) continue;
-    if (part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
-  }
-  return undefined;
+  return request.cookies[name];
 }

@@ -2,18 +2,12 @@
 // the user and a random nonce; the server keeps only its hash. A sign-in that presents the
 // cookie of the very user it names is judged by that browser's own failures (throttle.ts).
 import { randomBytes } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Sql } from '../../core/db.ts';
-import type { Deps } from '../../core/deps.ts';
-import { hashSecret } from '../accounts/index.ts';
-import { appendCookie, cookieHeader, readCookie } from './cookies.ts';
+import { hashSecret } from '../../core/ids.ts';
 import * as repository from './sessions.repository.ts';
 
-export const DEVICE_COOKIE = 'fieldhand_device';
 /** A browser stays remembered this long after its last successful sign-in. */
 export const DEVICE_MAX_MS = 365 * 24 * 60 * 60 * 1000;
-/** Only the sign-in form needs it, and only from this site's own pages. */
-const DEVICE_COOKIE_OPTIONS = { path: '/dashboard/login', sameSite: 'Strict' } as const;
 /** `<user id>.<43 base64url characters>`; anything else is not looked up at all. */
 const DEVICE_TOKEN = /^(usr_[0-9A-Za-z]{24})\.[A-Za-z0-9_-]{43}$/;
 
@@ -22,20 +16,19 @@ export interface KnownDevice {
   userId: string;
 }
 
-function presentedToken(request: FastifyRequest): { token: string; userId: string } | null {
-  const token = readCookie(request, DEVICE_COOKIE);
+function wellFormed(token: string | undefined): { token: string; userId: string } | null {
   const match = token && token.length <= 100 ? DEVICE_TOKEN.exec(token) : null;
   return token && match?.[1] ? { token, userId: match[1] } : null;
 }
 
-/** The request's remembered browser, when it signed in before to the user with this e-mail. */
+/** The browser presenting `token`, when it signed in before to the user with this e-mail. */
 export async function recognisedDevice(
   db: Sql,
-  request: FastifyRequest,
+  token: string | undefined,
   email: string,
   now: Date,
 ): Promise<KnownDevice | null> {
-  const presented = presentedToken(request);
+  const presented = wellFormed(token);
   if (!presented || !email) return null;
   const row = await repository.findDeviceForEmail(db, hashSecret(presented.token), email.trim(), now);
   return row && row.user_id === presented.userId ? { tokenHash: row.token_hash, userId: row.user_id } : null;
@@ -43,15 +36,15 @@ export async function recognisedDevice(
 
 /**
  * After a successful sign-in: a new token for this browser and this user (a new nonce each
- * time, replacing the one it had), valid for DEVICE_MAX_MS. Set it with `setDeviceCookie`.
+ * time, replacing the one it presented), valid for DEVICE_MAX_MS.
  */
 export async function rememberDevice(
   db: Sql,
-  request: FastifyRequest,
+  previousToken: string | undefined,
   user: { id: string; accountId: string },
   now: Date,
 ): Promise<string> {
-  const previous = presentedToken(request);
+  const previous = wellFormed(previousToken);
   if (previous) await repository.deleteDevice(db, hashSecret(previous.token));
   await repository.deleteExpiredDevices(db, user.accountId, user.id, now);
   const token = `${user.id}.${randomBytes(32).toString('base64url')}`;
@@ -63,14 +56,4 @@ export async function rememberDevice(
     expiresAt: new Date(now.getTime() + DEVICE_MAX_MS),
   });
   return token;
-}
-
-export function setDeviceCookie(deps: Deps, reply: FastifyReply, token: string): void {
-  appendCookie(
-    reply,
-    cookieHeader(deps, DEVICE_COOKIE, token, {
-      ...DEVICE_COOKIE_OPTIONS,
-      maxAgeSeconds: Math.floor(DEVICE_MAX_MS / 1000),
-    }),
-  );
 }

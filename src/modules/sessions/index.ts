@@ -7,14 +7,12 @@
 // A form carries html`<input type="hidden" name="_csrf" value="${csrfToken(session)}">`, and
 // its POST handler checks it with `verifyCsrf(session, formField(request, '_csrf'))`.
 // The HTML kit the pages are built with is src/web/.
-export { DEVICE_COOKIE } from './devices.ts';
+export { DEVICE_COOKIE } from './cookies.ts';
+export { currentSession, decorateSessionLookup, requireSession } from './sessions.http.ts';
 export { sessionRoutes } from './sessions.routes.ts';
 export {
   csrfToken,
-  currentSession,
   loginUrl,
-  requireSession,
-  SESSION_COOKIE,
   type Session,
   type SignInResult,
   safeNext,

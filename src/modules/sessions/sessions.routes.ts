@@ -5,16 +5,16 @@ import type { Deps } from '../../core/deps.ts';
 import { formField, queryValue } from '../../web/forms.ts';
 import { sendErrorPage, sendForbidden, sendPage } from '../../web/page.ts';
 import {
+  clearSessionCookie,
   currentSession,
+  deviceToken,
   loginCsrfToken,
   requireSession,
-  safeNext,
-  signIn,
-  signOut,
-  switchEnvironment,
-  verifyCsrf,
+  sessionToken,
+  setSignInCookies,
   verifyLoginCsrf,
-} from './sessions.service.ts';
+} from './sessions.http.ts';
+import { safeNext, signIn, signOut, switchEnvironment, verifyCsrf } from './sessions.service.ts';
 import { signInPage } from './sign-in.view.ts';
 
 export function sessionRoutes(server: FastifyInstance, deps: Deps): void {
@@ -40,8 +40,16 @@ function signInRoutes(app: FastifyInstance, deps: Deps): void {
       const error = 'This sign-in form expired or did not come from this site. Please sign in again.';
       return sendPage(reply, signInPage({ token, next, email, error }), 403);
     }
-    const result = await signIn(deps, request, reply, email, formField(request, 'password').slice(0, 1024));
-    if (result.ok) return reply.redirect(next, 303);
+    const result = await signIn(deps, {
+      email,
+      password: formField(request, 'password').slice(0, 1024),
+      address: request.ip,
+      deviceToken: deviceToken(request),
+    });
+    if (result.ok) {
+      setSignInCookies(deps, reply, result);
+      return reply.redirect(next, 303);
+    }
     if (result.retryAfterSeconds) reply.header('retry-after', String(result.retryAfterSeconds));
     const status = result.reason === 'throttled' ? 429 : 401;
     const token = loginCsrfToken(deps, request, reply);
@@ -51,7 +59,8 @@ function signInRoutes(app: FastifyInstance, deps: Deps): void {
   app.post('/dashboard/logout', { schema: { hide: true } }, async (request, reply) => {
     const session = await currentSession(deps, request);
     if (session && !verifyCsrf(session, formField(request, '_csrf'))) return sendForbidden(reply);
-    await signOut(deps, request, reply);
+    await signOut(deps, sessionToken(request));
+    clearSessionCookie(deps, request, reply);
     return reply.redirect('/dashboard/login?signed_out=1', 303);
   });
 

@@ -1,21 +1,15 @@
-// Dashboard sign-in: a random token in an HttpOnly cookie, only its hash in the database, a
+// Dashboard sign-in: a random token for an HttpOnly cookie, only its hash in the database, a
 // per-session CSRF secret for every form, and throttling of failed sign-ins (throttle.ts) that
-// a browser the user signed in from before is exempt from (devices.ts).
+// a browser the user signed in from before is exempt from (devices.ts). No HTTP here: the
+// routes read and set the cookies (sessions.http.ts).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { transaction } from '../../core/db.ts';
-import type { Deps } from '../../core/deps.ts';
-import { newId } from '../../core/ids.ts';
+import { type Deps, inTransaction } from '../../core/deps.ts';
+import { hashSecret, newId } from '../../core/ids.ts';
 import type { Environment, Tenant } from '../../core/tenant.ts';
-import { authenticateUser, hashSecret } from '../accounts/index.ts';
-import { appendCookie, cookieHeader, readCookie } from './cookies.ts';
-import { recognisedDevice, rememberDevice, setDeviceCookie } from './devices.ts';
+import { authenticateUser } from '../accounts/index.ts';
+import { recognisedDevice, rememberDevice } from './devices.ts';
 import * as repository from './sessions.repository.ts';
 import { countFailure, forgetFailures, pausedUntil, throttleSubjects } from './throttle.ts';
-
-export const SESSION_COOKIE = 'fieldhand_session';
-/** Double-submit token for the login form, which comes before any session exists. */
-export const LOGIN_CSRF_COOKIE = 'fieldhand_login_csrf';
 
 /** A session ends after this long without a request … */
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
@@ -39,7 +33,7 @@ export interface Session {
 }
 
 export type SignInResult =
-  | { ok: true; session: Session }
+  | { ok: true; session: Session; sessionToken: string; deviceToken: string }
   | { ok: false; reason: 'invalid_credentials' | 'throttled'; message: string; retryAfterSeconds?: number };
 
 /** The tenant a session's pages show: its account, in the environment the switch selects. */
@@ -70,20 +64,8 @@ function expiry(createdAt: Date, now: Date): Date {
   return new Date(Math.min(now.getTime() + SESSION_IDLE_MS, createdAt.getTime() + SESSION_MAX_MS));
 }
 
-const resolved = new WeakMap<FastifyRequest, Promise<Session | null>>();
-
-/** The signed-in session of this request, or null (looked up once per request). */
-export function currentSession(deps: Deps, request: FastifyRequest): Promise<Session | null> {
-  let found = resolved.get(request);
-  if (!found) {
-    found = lookUpSession(deps, request);
-    resolved.set(request, found);
-  }
-  return found;
-}
-
-async function lookUpSession(deps: Deps, request: FastifyRequest): Promise<Session | null> {
-  const token = readCookie(request, SESSION_COOKIE);
+/** The unexpired session whose cookie holds `token`, or null; keeps an active session alive. */
+export async function findSession(deps: Deps, token: string | undefined): Promise<Session | null> {
   if (!token || token.length > 100) return null;
   const now = deps.clock.now();
   const row = await repository.findSessionByTokenHash(deps.db, hashSecret(token), now);
@@ -111,23 +93,6 @@ export function loginUrl(next: string): string {
   return `/dashboard/login?next=${encodeURIComponent(safeNext(next))}`;
 }
 
-/**
- * The session, or null after answering with a redirect to the login page (which comes back
- * to this URL for a GET). Use: `const session = await requireSession(deps, request, reply);
- * if (!session) return reply;`
- */
-export async function requireSession(
-  deps: Deps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<Session | null> {
-  const session = await currentSession(deps, request);
-  if (session) return session;
-  const next = request.method === 'GET' ? request.url : '/dashboard';
-  await reply.redirect(loginUrl(next), 303);
-  return null;
-}
-
 function throttled(until: Date, now: Date): SignInResult {
   const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
   const minutes = Math.ceil(seconds / 60);
@@ -139,64 +104,64 @@ function throttled(until: Date, now: Date): SignInResult {
   };
 }
 
+export interface SignInAttempt {
+  email: string;
+  password: string;
+  /** The client address (`request.ip`, which believes X-Forwarded-For only from TRUST_PROXY). */
+  address: string;
+  /** The device cookie the browser presented, if any. */
+  deviceToken?: string;
+}
+
 /**
- * Checks the password and, when right, starts a session and sets its cookie (and remembers the
- * browser). Failures pause sign-in as throttle.ts describes; the client address is `request.ip`,
- * which believes X-Forwarded-For only from the proxies TRUST_PROXY names.
+ * Checks the password and, when right, starts a session and remembers the browser: the caller
+ * sets `sessionToken` and `deviceToken` as cookies. Failures pause sign-in as throttle.ts
+ * describes.
  */
-export async function signIn(
-  deps: Deps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  email: string,
-  password: string,
-): Promise<SignInResult> {
+export async function signIn(deps: Deps, attempt: SignInAttempt): Promise<SignInResult> {
+  const { email, password } = attempt;
   const now = deps.clock.now();
-  const device = await recognisedDevice(deps.db, request, email, now);
-  const subjects = throttleSubjects(email, request.ip, device);
+  const device = await recognisedDevice(deps.db, attempt.deviceToken, email, now);
+  const subjects = throttleSubjects(email, attempt.address, device);
   const lock = await pausedUntil(deps.db, subjects, now);
   if (lock) return throttled(lock, now);
 
-  const user = email && password ? await authenticateUser(deps.db, email.trim(), password) : null;
+  const user = email && password ? await authenticateUser(deps, { email: email.trim(), password }) : null;
   if (!user) {
-    await transaction(deps.db, (tx) => countFailure(tx, subjects, now));
+    await inTransaction(deps, ({ db }) => countFailure(db, subjects, now));
     const lockNow = await pausedUntil(deps.db, subjects, now);
     if (lockNow) return throttled(lockNow, now);
     return { ok: false, reason: 'invalid_credentials', message: 'That e-mail and password do not match.' };
   }
 
-  const token = randomToken();
+  const sessionToken = randomToken();
   const row = {
     id: newId('session'),
     accountId: user.accountId,
     environment: 'test' as Environment,
     userId: user.id,
-    tokenHash: hashSecret(token),
+    tokenHash: hashSecret(sessionToken),
     csrfSecret: randomToken(),
     now,
     expiresAt: expiry(now, now),
   };
-  // One transaction, cookies only after it: a failure leaves neither a session nor a device.
-  const deviceToken = await transaction(deps.db, async (tx) => {
-    await forgetFailures(tx, subjects);
-    const remembered = await rememberDevice(tx, request, user, now);
-    await repository.deleteExpiredSessions(tx, user.id, now);
-    await repository.insertSession(tx, row);
+  // One transaction, and the caller sets cookies only after it: a failure leaves neither a
+  // session nor a device.
+  const deviceToken = await inTransaction(deps, async ({ db }) => {
+    await forgetFailures(db, subjects);
+    const remembered = await rememberDevice(db, attempt.deviceToken, user, now);
+    await repository.deleteExpiredSessions(db, user.id, now);
+    await repository.insertSession(db, row);
     return remembered;
   });
-  setDeviceCookie(deps, reply, deviceToken);
-  appendCookie(reply, cookieHeader(deps, SESSION_COOKIE, token, { maxAgeSeconds: Math.floor(SESSION_MAX_MS / 1000) }));
   const session = await repository.findSessionByTokenHash(deps.db, row.tokenHash, now);
   if (!session) throw new Error('session vanished right after it was created');
-  return { ok: true, session: toSession(session) };
+  return { ok: true, session: toSession(session), sessionToken, deviceToken };
 }
 
-/** Ends the request's session (if any) and clears its cookie. */
-export async function signOut(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const token = readCookie(request, SESSION_COOKIE);
+/** Ends the session whose cookie holds `token` (nothing when there is none). */
+export async function signOut(deps: Deps, token: string | undefined): Promise<void> {
   if (token) await repository.deleteSessionByTokenHash(deps.db, hashSecret(token));
-  resolved.set(request, Promise.resolve(null));
-  appendCookie(reply, cookieHeader(deps, SESSION_COOKIE, '', { maxAgeSeconds: 0 }));
 }
 
 /** The test/live switch: every page of this session shows `environment` from now on. */
@@ -229,15 +194,17 @@ export function verifyCsrf(session: Session, token: unknown): boolean {
   return sameSecret(session.csrfSecret, token);
 }
 
-/** The login form's CSRF token: kept in a short-lived cookie and echoed in the form. */
-export function loginCsrfToken(deps: Deps, request: FastifyRequest, reply: FastifyReply): string {
-  const existing = readCookie(request, LOGIN_CSRF_COOKIE);
-  if (wellFormed(existing)) return existing;
-  const token = randomToken();
-  appendCookie(reply, cookieHeader(deps, LOGIN_CSRF_COOKIE, token, { maxAgeSeconds: 60 * 60 }));
-  return token;
+/** A new login-form CSRF token (the form, before any session, keeps it in a cookie). */
+export function newCsrfToken(): string {
+  return randomToken();
 }
 
-export function verifyLoginCsrf(request: FastifyRequest, token: unknown): boolean {
-  return sameSecret(readCookie(request, LOGIN_CSRF_COOKIE), token);
+/** Whether a login-form token is one we could have issued (else a new one is issued). */
+export function isCsrfToken(token: unknown): token is string {
+  return wellFormed(token);
+}
+
+/** True when the login form's posted token is the one its cookie holds. */
+export function sameCsrfToken(expected: string | undefined, given: unknown): boolean {
+  return sameSecret(expected, given);
 }

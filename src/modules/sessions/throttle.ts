@@ -4,7 +4,7 @@
 // e-mail's failures from all new browsers together. So whoever knows an admin's e-mail but not
 // the password can pause new browsers, never the admin's own.
 import type { Sql } from '../../core/db.ts';
-import { hashSecret } from '../accounts/index.ts';
+import { hashSecret } from '../../core/ids.ts';
 import type { KnownDevice } from './devices.ts';
 import * as repository from './sessions.repository.ts';
 

@@ -5,7 +5,7 @@ import { retryWhileUnavailable, type Sql, transaction } from '../../core/db.ts';
 import type { Mailer } from '../../core/email.ts';
 import { newId } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { listAdminEmails } from '../accounts/index.ts';
+import { adminEmails } from '../accounts/index.ts';
 import * as deliveries from './deliveries.repository.ts';
 import type { AttemptResult, DeliveryClient } from './delivery-client.ts';
 import { DISABLE_AFTER_MS, nextAttemptAt, parseRetryAfter } from './retry-schedule.ts';
@@ -171,10 +171,10 @@ async function recordOutcome(
 }
 
 async function mailAdmins(deps: AttemptDeps, tx: Sql, tenant: Tenant, endpointId: string, url: string) {
-  for (const admin of await listAdminEmails(tx, tenant.accountId)) {
+  for (const email of await adminEmails({ db: tx }, tenant.accountId)) {
     await deps.mailer.queue(tx, tenant, {
       kind: 'webhook_endpoint_disabled',
-      to: admin.email,
+      to: email,
       subject: `Webhook endpoint disabled: ${url}`,
       text:
         `Your ${tenant.environment} webhook endpoint ${url} (${endpointId}) has failed every delivery ` +
