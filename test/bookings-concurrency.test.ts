@@ -2,7 +2,7 @@
 // the same race across two server processes on one PostgreSQL, and a property test over random
 // create / reschedule / cancel sequences.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
@@ -17,6 +17,7 @@ import {
   sofa,
   statsAndRecount,
 } from './helpers/bookings.ts';
+import { onPostgres } from './helpers/database.ts';
 import { type Api, apiClient } from './helpers/http.ts';
 import { killServers, startServerProcess } from './helpers/processes.ts';
 
@@ -76,10 +77,10 @@ describe('no double-booking', () => {
     await expectTwoWinners(await race([acct.api], scheduledAt, customers), scheduledAt);
   });
 
-  it.skipIf(!inject('postgresUrl'))(
+  it.skipIf(!onPostgres())(
     'the same race across two server processes on one PostgreSQL',
     async () => {
-      const env = { DATABASE_URL: inject('postgresUrl') ?? '' };
+      const env = { DATABASE_URL: t.database.url ?? '' };
       const servers = await Promise.all([startServer(env), startServer(env)]);
       const apis = servers.map((server) => apiClient(server.url, acct.testKey));
       // the servers run on the real clock: a Monday at least three days ahead

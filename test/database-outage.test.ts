@@ -4,8 +4,9 @@
 // requests, workers and LISTEN are back within 5 s and nothing queued is lost. Start-up waits for
 // the database for DATABASE_CONNECT_TIMEOUT_S, then gives up with one clear line.
 import { spawn } from 'node:child_process';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
+import { onPostgres, openTestDatabase } from './helpers/database.ts';
 import {
   applicationName,
   backendsOf,
@@ -24,7 +25,7 @@ import { apiClient } from './helpers/http.ts';
 import { freePort, killServers, startServerProcess } from './helpers/processes.ts';
 import { startSmtpSink } from './helpers/smtp.ts';
 import { startTcpProxy } from './helpers/tcp-proxy.ts';
-import { openIsolatedDatabase, startReceiver, waitFor } from './helpers/webhooks.ts';
+import { startReceiver, waitFor } from './helpers/webhooks.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -47,7 +48,7 @@ function target(databaseUrl: string) {
   return { host: url.hostname || '127.0.0.1', port: Number(url.port || 5432) };
 }
 
-describe.skipIf(!inject('postgresUrl'))(
+describe.skipIf(!onPostgres())(
   'a database outage through a proxy (PostgreSQL only: the proxy stands in front of a PostgreSQL server)',
   () => {
     it('503 while down, /healthz 200; back within 5 s with workers and LISTEN; nothing queued is lost', async () => {
@@ -55,15 +56,15 @@ describe.skipIf(!inject('postgresUrl'))(
       cleanups.push(() => receiver.close());
       const smtp = await startSmtpSink();
       cleanups.push(() => smtp.close());
-      const iso = await openIsolatedDatabase();
-      cleanups.push(iso.drop);
-      const db = iso.database.sql;
-      const seeded = await seedAccount(iso.database, `${receiver.url}/hook`);
-      const proxy = await startTcpProxy(target(iso.url ?? ''));
+      const database = await openTestDatabase();
+      cleanups.push(() => database.close());
+      const db = database.sql;
+      const seeded = await seedAccount(database, `${receiver.url}/hook`);
+      const proxy = await startTcpProxy(target(database.url ?? ''));
       cleanups.push(() => proxy.close());
       const name = applicationName('outage');
       const server = await startServerProcess({
-        DATABASE_URL: throughProxy(iso.url ?? '', proxy.port, name),
+        DATABASE_URL: throughProxy(database.url ?? '', proxy.port, name),
         DATABASE_POOL_SIZE: '6',
         LOG_LEVEL: 'info',
         RUN_WORKERS: 'true',
@@ -207,13 +208,15 @@ describe.skipIf(!inject('postgresUrl'))(
     }, 300_000);
 
     it('serve started while the database refuses keeps trying, logging each attempt, and starts once it can', async () => {
-      const proxy = await startTcpProxy(target(inject('postgresUrl') ?? ''));
+      const database = await openTestDatabase();
+      cleanups.push(() => database.close());
+      const proxy = await startTcpProxy(target(database.url ?? ''));
       cleanups.push(() => proxy.close());
       await proxy.refuse();
       const name = applicationName('startup');
       const server = await startServerProcess(
         {
-          DATABASE_URL: throughProxy(inject('postgresUrl') ?? '', proxy.port, name),
+          DATABASE_URL: throughProxy(database.url ?? '', proxy.port, name),
           DATABASE_POOL_SIZE: '2',
           LOG_LEVEL: 'info',
           RUN_WORKERS: 'false',

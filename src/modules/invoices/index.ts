@@ -15,5 +15,5 @@ export {
   loadInvoiceView,
   markOverdueInvoices,
 } from './invoices.service.ts';
-export { startOverdueInvoices } from './overdue.ts';
+export { overdueInvoicesWorker } from './overdue.ts';
 export { invoiceTotals, taxOn } from './totals.ts';
