@@ -57,20 +57,21 @@ export class Mailer {
    * `stop()` also closes the SMTP transport.
    */
   outboxWorker(deps: Deps): Worker {
-    if (this.outbox) return this.outbox;
-    const transport = this.transport;
-    if (!transport) return (this.outbox = idleWorker);
-    const sender = new OutboxSender(deps, transport, this.options.from);
-    const loop = loopWorker({ name: 'email', everyMs: 5_000, log: deps.log, pass: () => sender.sendPending() });
-    this.outbox = {
-      ...loop,
-      stop: async () => {
-        await loop.stop();
-        transport.close();
-      },
-    };
+    this.outbox ??= this.transport ? outboxSender(deps, this.transport, this.options.from) : idleWorker;
     return this.outbox;
   }
+}
+
+function outboxSender(deps: Deps, transport: Transporter, from: string): Worker {
+  const sender = new OutboxSender(deps, transport, from);
+  const loop = loopWorker({ name: 'email', everyMs: 5_000, log: deps.log, pass: () => sender.sendPending() });
+  return {
+    ...loop,
+    stop: async () => {
+      await loop.stop();
+      transport.close();
+    },
+  };
 }
 
 const idleWorker: Worker = { runOnce: async () => 0, start() {}, wake() {}, stop: async () => {} };
