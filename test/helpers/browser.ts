@@ -4,9 +4,9 @@ import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { screenshotsDir } from './env.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../docs/screenshots');
 
 export function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
@@ -75,8 +75,9 @@ export async function signedInPage(
   return page;
 }
 
-/** Saves a screenshot for the README (docs/screenshots/<name>.png). */
+/** Saves a screenshot as <name>.png (in docs/screenshots for the README with `npm run screenshots`). */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+  const dir = screenshotsDir();
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true, animations: 'disabled' });
 }

@@ -58,13 +58,15 @@ export class DeliveryWorker implements Worker {
   }
 
   /**
-   * One pass by hand: claims what is due (as much as there is room for), makes those attempts
-   * and waits for their outcomes to be recorded; returns how many were made.
+   * One pass by hand: claims what is due, makes those attempts and waits for their outcomes to
+   * be recorded, until nothing due is left; returns how many attempts were made.
    */
   async runOnce(): Promise<number> {
     const before = this.attempted;
-    await this.claimAndSend();
-    while (this.inFlight.size > 0) await Promise.allSettled(this.inFlight.values());
+    for (let more = true; more; ) {
+      more = await this.claimAndSend();
+      while (this.inFlight.size > 0) await Promise.allSettled(this.inFlight.values());
+    }
     return this.attempted - before;
   }
 
