@@ -2,7 +2,6 @@
 // WEBHOOK_ALLOW_PRIVATE_URLS in tests), and polling.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Database, sql } from '../../src/core/db.ts';
 
 export interface Received {
   headers: Record<string, string>;
@@ -88,9 +87,4 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
-}
-
-/** Wakes every delivery worker on this database (as a commit that queued attempts does). */
-export async function wakeWorkers(database: Database): Promise<void> {
-  await database.sql.execute(sql`select pg_notify('webhook_deliveries', '')`);
 }

@@ -1,5 +1,5 @@
 // The delivery worker: claims due attempts in short transactions under a lease, makes up to
-// `concurrency` of them at once, renews the leases of those still running, and on stop waits
+// CONCURRENCY of them at once, renews the leases of those still running, and on stop waits
 // for them. Every instance may run one; the lease keeps them off each other's attempts.
 import type { Deps } from '../../core/deps.ts';
 import { randomBase62 } from '../../core/ids.ts';
@@ -14,26 +14,22 @@ import { DELIVERY_CHANNEL } from './webhooks.repository.ts';
 const LEASE_MS = 15_000;
 const RENEW_EVERY_MS = 5_000;
 const CLAIM_BATCH = 100;
+/** Attempts made at once. */
+const CONCURRENCY = 50;
+/** Attempts held (sending or waiting their turn). */
+const CAPACITY = CONCURRENCY * 4;
 /**
  * New events are found by polling, not NOTIFY: a NOTIFY takes a database-wide lock at commit,
  * which would serialise every transaction that publishes an event. Test sends and retries by
- * hand do notify (rare), and so can tests.
+ * hand do notify (rare).
  */
 const POLL_MS = 100;
-
-export interface DeliveryWorkerOptions {
-  concurrency?: number;
-  /** How often to look for due attempts when nothing wakes the worker. */
-  pollMs?: number;
-}
 
 export class DeliveryWorker implements Worker {
   /** This instance's name on the leases it holds. */
   readonly owner = `worker_${randomBase62(16)}`;
   private readonly client: DeliveryClient;
   private readonly inFlight = new Map<string, Promise<void>>();
-  private readonly concurrency: number;
-  private readonly capacity: number;
   /** Claimed, waiting for a free slot. */
   private readonly waiting: deliveries.ClaimedAttempt[] = [];
   private readonly successes: SuccessLog;
@@ -44,15 +40,10 @@ export class DeliveryWorker implements Worker {
   /** Attempts started since this worker was made (runOnce reports the difference). */
   private attempted = 0;
 
-  constructor(
-    private readonly deps: Deps,
-    private readonly options: DeliveryWorkerOptions = {},
-  ) {
-    this.concurrency = options.concurrency ?? 50;
-    this.capacity = this.concurrency * 4;
+  constructor(private readonly deps: Deps) {
     this.client = new DeliveryClient({
       allowPrivateUrls: deps.config.webhookAllowPrivateUrls,
-      maxSockets: this.concurrency,
+      maxSockets: CONCURRENCY,
     });
     this.successes = new SuccessLog(deps.db, this.owner);
   }
@@ -76,7 +67,7 @@ export class DeliveryWorker implements Worker {
     const { log } = this.deps;
     this.loop = startLoop({
       name: 'webhook-deliveries',
-      everyMs: this.options.pollMs ?? POLL_MS,
+      everyMs: POLL_MS,
       log,
       run: () => this.claimAndSend(),
     });
@@ -120,11 +111,11 @@ export class DeliveryWorker implements Worker {
   }
 
   /**
-   * Claims ahead of sending: up to `capacity` attempts are held (sending or waiting their turn),
+   * Claims ahead of sending: up to CAPACITY attempts are held (sending or waiting their turn),
    * so that the next claim's commit overlaps with the sends instead of stalling them.
    */
   private async claimAndSend(): Promise<boolean> {
-    const room = this.capacity - this.inFlight.size - this.waiting.length;
+    const room = CAPACITY - this.inFlight.size - this.waiting.length;
     if (room <= 0 || this.stopped) return false;
     const limit = Math.min(room, CLAIM_BATCH);
     const now = this.deps.clock.now();
@@ -151,7 +142,7 @@ export class DeliveryWorker implements Worker {
       successes: this.successes,
       recordRetryMs: LEASE_MS,
     };
-    while (this.inFlight.size < this.concurrency && !this.stopped) {
+    while (this.inFlight.size < CONCURRENCY && !this.stopped) {
       const attempt = this.waiting.shift();
       if (!attempt) break;
       this.attempted += 1;
@@ -163,7 +154,7 @@ export class DeliveryWorker implements Worker {
           this.inFlight.delete(attempt.id);
           this.dispatch();
           // claim again once half the room is free, rather than once per finished attempt
-          if (this.inFlight.size + this.waiting.length <= this.capacity / 2) this.wake();
+          if (this.inFlight.size + this.waiting.length <= CAPACITY / 2) this.wake();
         });
       this.inFlight.set(attempt.id, running);
     }
