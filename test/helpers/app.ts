@@ -75,6 +75,18 @@ export async function startTestApp(
   };
 }
 
+/**
+ * A server and an account in it, for the tests of one file:
+ * `beforeAll(async () => { ({ t, acct } = await startWithAccount()); return t.close; })`.
+ */
+export async function startWithAccount(
+  options: Parameters<typeof startTestApp>[0] = {},
+  account: { demo?: boolean } = {},
+): Promise<{ t: TestApp; acct: TestAccount }> {
+  const t = await startTestApp(options);
+  return { t, acct: await createTestAccount(t, account) };
+}
+
 export interface TestAccount {
   accountId: string;
   userId: string;
