@@ -5,16 +5,16 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import type { TestAccount, TestApp } from './helpers/app.ts';
 import {
   book,
   type Catalog,
   countsAndRecount,
   customerWithAddress,
-  demoCatalog,
   overlaps,
   slotAt,
   sofa,
+  startWithDemoCatalog,
   statsAndRecount,
 } from './helpers/bookings.ts';
 import { onPostgres } from './helpers/database.ts';
@@ -24,14 +24,9 @@ import { killServers, startServerProcess } from './helpers/processes.ts';
 // Monday 2026-06-01, 08:00 in New York. On Mondays exactly two Manhattan crew members do junk
 // removal (Maria Lopez and Dmitri Petrov).
 const clock = new ManualClock('2026-06-01T12:00:00Z');
-let t: TestApp;
-let acct: TestAccount;
-let catalog: Catalog;
-
+let t: TestApp, acct: TestAccount, catalog: Catalog;
 beforeAll(async () => {
-  t = await startTestApp({ clock, workers: false });
-  acct = await createTestAccount(t, { demo: true });
-  catalog = await demoCatalog(acct.api);
+  ({ t, acct, catalog } = await startWithDemoCatalog(clock));
 });
 afterAll(async () => {
   killServers();
