@@ -8,6 +8,7 @@ import { onPostgres, openTestDatabase } from './helpers/database.ts';
 import {
   applicationName,
   backendsOf,
+  everythingQueuedGoesOut,
   expectNoSecrets,
   expectOnlyCleanFailures,
   missingAcknowledged,
@@ -96,27 +97,7 @@ describe.skipIf(!onPostgres())(
       expect(counts?.stored).toBe(counts?.counted);
 
       // every event written reaches the receiver (at least once), every e-mail is sent
-      const events = await query<{ id: string }>(
-        db,
-        sql`select id from events where account_id = ${seeded.tenant.accountId}`,
-      );
-      await waitFor(
-        () => {
-          const received = new Set(receiver.received.map((r) => r.headers['webhook-id']));
-          return events.every((event) => received.has(event.id));
-        },
-        { timeoutMs: 60_000, everyMs: 200, what: 'every event delivered' },
-      );
-      await waitFor(
-        async () => {
-          const [pending] = await query<{ n: number }>(
-            db,
-            sql`select count(*) as n from emails where account_id = ${seeded.tenant.accountId} and status <> 'sent'`,
-          );
-          return pending?.n === 0;
-        },
-        { timeoutMs: 60_000, everyMs: 200, what: 'every e-mail sent' },
-      );
+      await everythingQueuedGoesOut(db, seeded.tenant, receiver);
       // the LISTEN session is back too
       await waitFor(async () => (await backendsOf(db, name)).some((backend) => /^listen /i.test(backend.query)), {
         timeoutMs: 5_000,

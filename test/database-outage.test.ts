@@ -10,6 +10,7 @@ import { onPostgres, openTestDatabase } from './helpers/database.ts';
 import {
   applicationName,
   backendsOf,
+  everythingQueuedGoesOut,
   expectNoSecrets,
   expectOnlyCleanFailures,
   missingAcknowledged,
@@ -171,27 +172,7 @@ describe.skipIf(!onPostgres())(
       expect(await missingAcknowledged(db, outcomes)).toEqual([]);
 
       // everything queued before and around the outage goes out afterwards
-      const events = await query<{ id: string }>(
-        db,
-        sql`select id from events where account_id = ${seeded.tenant.accountId}`,
-      );
-      await waitFor(
-        () => {
-          const received = new Set(receiver.received.map((r) => r.headers['webhook-id']));
-          return events.every((event) => received.has(event.id));
-        },
-        { timeoutMs: 60_000, everyMs: 200, what: 'every event delivered' },
-      );
-      await waitFor(
-        async () => {
-          const [pending] = await query<{ n: number }>(
-            db,
-            sql`select count(*) as n from emails where account_id = ${seeded.tenant.accountId} and status <> 'sent'`,
-          );
-          return pending?.n === 0;
-        },
-        { timeoutMs: 150_000, everyMs: 500, what: 'every e-mail sent' },
-      );
+      await everythingQueuedGoesOut(db, seeded.tenant, receiver, { emailsWithinMs: 150_000, everyMs: 500 });
 
       expectNoSecrets(server.logs, { apiKey: seeded.key, webhookSecret: seeded.webhookSecret, emails: writers.emails });
       const problems = problemsBetween(server.logs, outageStart, backAt + 5_000);
