@@ -5,10 +5,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApiKey } from '../../src/modules/accounts/index.ts';
+import { createApiKey } from '../../src/modules/accounts/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { newCustomer, newInvoice } from '../helpers/billing.ts';
-import { launchBrowser, signedInPage as openSignedInPage, screenshot } from '../helpers/browser.ts';
+import { createBrightside, launchBrowser, signedInPage as openSignedInPage, screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { bearerGet, postForm } from '../helpers/oauth.ts';
 import { type Receiver, startReceiver } from '../helpers/webhooks.ts';
@@ -31,13 +31,7 @@ beforeAll(async () => {
   t = await startTestApp({ workers: false });
   browser = await launchBrowser();
   receiver = await startReceiver();
-  const account = await createAccount(t.database.sql, {
-    name: 'Brightside Cleaning Co.',
-    adminEmail: owner.email,
-    adminPassword: owner.password,
-    adminName: 'Dana Owner',
-  });
-  accountId = account.account_id;
+  accountId = await createBrightside(t, owner);
 });
 afterAll(async () => {
   await browser?.close();

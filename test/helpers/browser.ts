@@ -4,6 +4,8 @@ import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { createAccount } from '../../src/modules/accounts/index.ts';
+import type { TestApp } from './app.ts';
 import { screenshotsDir } from './env.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -80,4 +82,15 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = screenshotsDir();
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
+/** The business the screenshots show, with `owner` as its admin; returns the account id. */
+export async function createBrightside(t: TestApp, owner: { email: string; password: string }): Promise<string> {
+  const account = await createAccount(t.database.sql, {
+    name: 'Brightside Cleaning Co.',
+    adminEmail: owner.email,
+    adminPassword: owner.password,
+    adminName: 'Dana Owner',
+  });
+  return account.account_id;
 }
