@@ -245,7 +245,7 @@ describe('deep nesting without credentials', () => {
 
 describe('bad input on dashboard pages', () => {
   it('answers a path id that cannot exist with the 404 page and an impossible date filter with the unfiltered list', async () => {
-    // its own client address, so that other files' failed sign-ins do not throttle it
+    // its own client address, so that other tests' failed sign-ins do not throttle it
     const admin = formClient(t.url, { 'x-forwarded-for': '10.13.0.1' });
     expect((await admin.signIn(acct.adminEmail, acct.adminPassword)).status).toBe(303);
     for (const path of [

@@ -1,6 +1,5 @@
 // Headless Chromium (Debian's package) driven by playwright-core, for the dashboard's
 // browser tests. CI installs chromium in .ci/run; locally: apt-get install -y chromium.
-import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -29,10 +28,6 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 let addressCounter = 0;
-// Test files may share one PostgreSQL database, and so the sign-in throttle's records: each
-// file's browsers come from a random /24 of their own (10.200-255.x, clear of the addresses the
-// HTTP tests use), so one file's lock-out cannot touch another file's sign-ins.
-const addressPrefix = `10.${randomInt(200, 256)}.${randomInt(0, 256)}`;
 
 /**
  * A fresh browser profile (no cookies) at a laptop or phone size. Each context signs in from
@@ -50,7 +45,7 @@ export async function newBrowserContext(
     deviceScaleFactor: size === 'phone' ? 2 : 1,
     isMobile: size === 'phone',
     hasTouch: size === 'phone',
-    extraHTTPHeaders: { 'x-forwarded-for': `${addressPrefix}.${addressCounter % 250}` },
+    extraHTTPHeaders: { 'x-forwarded-for': `10.200.0.${addressCounter % 250}` },
   });
   context.setDefaultTimeout(15_000);
   return context;
