@@ -10,13 +10,14 @@ import type { Database } from './core/db.ts';
 import type { Deps } from './core/deps.ts';
 import { type CredentialResolver, registerAuth } from './core/http/auth.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './core/http/error-handler.ts';
-import { idempotencyPurgeJob, registerIdempotency } from './core/http/idempotency.ts';
+import { idempotencyPurgeWorker, registerIdempotency } from './core/http/idempotency.ts';
 import { registerJsonBodies } from './core/http/json-body.ts';
 import { registerOpenApi } from './core/http/openapi.ts';
 import { MemoryRateLimitStore, RedisRateLimitStore, registerRateLimit } from './core/http/rate-limit.ts';
 import { refuseRequestsWhileClosing } from './core/http/shutdown.ts';
 import { rejectNulCharacters, validatorCompiler } from './core/http/validation.ts';
 import { newId } from './core/ids.ts';
+import type { Worker } from './core/jobs.ts';
 import { loggerOptions } from './core/logger.ts';
 import type { PaymentProcessors } from './core/payments.ts';
 import { buildDeps } from './deps.ts';
@@ -26,7 +27,7 @@ import { catalogRoutes } from './modules/catalog/index.ts';
 import { customerRoutes } from './modules/customers/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
-import { invoiceRoutes, startOverdueInvoices } from './modules/invoices/index.ts';
+import { invoiceRoutes, overdueInvoicesWorker } from './modules/invoices/index.ts';
 import { accessTokenResolver, oauthRoutes } from './modules/oauth/index.ts';
 import { paymentMethodRoutes } from './modules/payments/index.ts';
 import { decorateSessionLookup, sessionRoutes } from './modules/sessions/index.ts';
@@ -49,10 +50,19 @@ export interface App {
   deps: Deps;
   /** Every route as registered (method, url, config), so tests can check them all. */
   routes: RouteOptions[];
-  /** Starts the background workers (webhook delivery, e-mail, schedules). */
-  startWorkers(options?: { idempotencyPurge?: boolean }): void;
+  /** The background workers; tests built with `workers: false` make their passes by hand. */
+  workers: Workers;
+  /** Starts the background workers' loops. */
+  startWorkers(): void;
   /** Stops the workers, then the server; the database is closed by the caller. */
   close(): Promise<void>;
+}
+
+export interface Workers {
+  deliveries: Worker;
+  emails: Worker;
+  overdueInvoices: Worker;
+  idempotencyPurge: Worker;
 }
 
 export async function buildApp(options: BuildOptions): Promise<App> {
@@ -78,7 +88,6 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   const deps = buildDeps({ config, database, clock, log: server.log, payments: options.payments });
-  const { mailer } = deps;
 
   server.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
@@ -130,29 +139,23 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   invoiceRoutes(server, deps);
   webhookRoutes(server, deps);
 
-  const workers: { stop(): Promise<void> }[] = [];
+  const workers: Workers = {
+    deliveries: new DeliveryWorker(deps),
+    emails: deps.mailer.outboxWorker(deps),
+    overdueInvoices: overdueInvoicesWorker(deps),
+    idempotencyPurge: idempotencyPurgeWorker(deps),
+  };
   return {
     server,
     deps,
     routes,
-    startWorkers({ idempotencyPurge = true } = {}) {
-      mailer.start(deps.db, server.log);
-      workers.push(mailer);
-      workers.push(startOverdueInvoices(deps));
-      if (idempotencyPurge) workers.push(idempotencyPurgeJob(deps).start());
-      const deliveries = new DeliveryWorker({
-        database,
-        clock,
-        mailer,
-        log: server.log,
-        allowPrivateUrls: config.webhookAllowPrivateUrls,
-      });
-      void deliveries.start();
-      workers.push(deliveries);
+    workers,
+    startWorkers() {
+      for (const worker of Object.values(workers)) worker.start();
     },
     async close() {
       await server.close();
-      await Promise.all(workers.map((worker) => worker.stop()));
+      await Promise.all(Object.values(workers).map((worker) => worker.stop()));
       await rateLimitStore.close();
     },
   };

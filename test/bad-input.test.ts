@@ -1,10 +1,10 @@
 // Bad input is a 4xx in the contract's shape, never a 500 (CONTRACT §12): one row per input,
 // each checked for status, code, type, param and Request-Id; then the deep-nesting cases of the
 // unauthenticated endpoints, and the rate-limit headers on every answer to a valid credential.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { ERRORS, type ErrorCode } from '../src/core/errors.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { createTestAccount, startTestApp, startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
 import { formClient } from './helpers/forms.ts';
 import { exchangeCode, issueCode, registerApp } from './helpers/oauth.ts';
 
@@ -12,10 +12,9 @@ let t: TestApp;
 let acct: TestAccount;
 
 beforeAll(async () => {
-  t = await startTestApp({ workers: false });
-  acct = await createTestAccount(t, { demo: true });
+  ({ t, acct } = await startWithAccount({ workers: false }, { demo: true }));
+  return t.close;
 });
-afterAll(() => t.close());
 
 const deepArrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const deepObjects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -246,7 +245,7 @@ describe('deep nesting without credentials', () => {
 
 describe('bad input on dashboard pages', () => {
   it('answers a path id that cannot exist with the 404 page and an impossible date filter with the unfiltered list', async () => {
-    // its own client address, so that other files' failed sign-ins do not throttle it
+    // its own client address, so that other tests' failed sign-ins do not throttle it
     const admin = formClient(t.url, { 'x-forwarded-for': '10.13.0.1' });
     expect((await admin.signIn(acct.adminEmail, acct.adminPassword)).status).toBe(303);
     for (const path of [

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
 import { inTransaction } from '../src/core/deps.ts';
 import {
@@ -9,17 +9,16 @@ import {
   taxOn,
 } from '../src/modules/invoices/index.ts';
 import { taxRateUnits } from '../src/modules/invoices/totals.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
 import { addCard, CARDS, customerStats, eventsOf, newCustomer } from './helpers/billing.ts';
 
 let t: TestApp;
 let acct: TestAccount;
 
 beforeAll(async () => {
-  t = await startTestApp({ workers: false });
-  acct = await createTestAccount(t);
+  ({ t, acct } = await startWithAccount({ workers: false }));
+  return t.close;
 });
-afterAll(() => t.close());
 
 const pricing = {
   lineItems: [

@@ -2,35 +2,31 @@
 // the same race across two server processes on one PostgreSQL, and a property test over random
 // create / reschedule / cancel sequences.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import type { TestAccount, TestApp } from './helpers/app.ts';
 import {
   book,
   type Catalog,
   countsAndRecount,
   customerWithAddress,
-  demoCatalog,
   overlaps,
   slotAt,
   sofa,
+  startWithDemoCatalog,
   statsAndRecount,
 } from './helpers/bookings.ts';
+import { onPostgres } from './helpers/database.ts';
 import { type Api, apiClient } from './helpers/http.ts';
 import { killServers, startServerProcess } from './helpers/processes.ts';
 
 // Monday 2026-06-01, 08:00 in New York. On Mondays exactly two Manhattan crew members do junk
 // removal (Maria Lopez and Dmitri Petrov).
 const clock = new ManualClock('2026-06-01T12:00:00Z');
-let t: TestApp;
-let acct: TestAccount;
-let catalog: Catalog;
-
+let t: TestApp, acct: TestAccount, catalog: Catalog;
 beforeAll(async () => {
-  t = await startTestApp({ clock, workers: false });
-  acct = await createTestAccount(t, { demo: true });
-  catalog = await demoCatalog(acct.api);
+  ({ t, acct, catalog } = await startWithDemoCatalog(clock));
 });
 afterAll(async () => {
   killServers();
@@ -76,10 +72,10 @@ describe('no double-booking', () => {
     await expectTwoWinners(await race([acct.api], scheduledAt, customers), scheduledAt);
   });
 
-  it.skipIf(!inject('postgresUrl'))(
+  it.skipIf(!onPostgres())(
     'the same race across two server processes on one PostgreSQL',
     async () => {
-      const env = { DATABASE_URL: inject('postgresUrl') ?? '' };
+      const env = { DATABASE_URL: t.database.url ?? '' };
       const servers = await Promise.all([startServer(env), startServer(env)]);
       const apis = servers.map((server) => apiClient(server.url, acct.testKey));
       // the servers run on the real clock: a Monday at least three days ahead

@@ -1,21 +1,21 @@
 // Scheduling guarantees over HTTP: availability sees bookings, reschedules re-check and keep the
 // crew, cancellation fees under the policy, and recurring occurrences.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
 import { blockCrewTime } from '../src/modules/catalog/index.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import type { TestAccount, TestApp } from './helpers/app.ts';
 import { addCard } from './helpers/billing.ts';
 import {
   book,
   type Catalog,
   countsAndRecount,
   customerWithAddress,
-  demoCatalog,
   overlaps,
   slotAt,
   slots,
   sofa,
+  startWithDemoCatalog,
   statsAndRecount,
 } from './helpers/bookings.ts';
 
@@ -23,16 +23,11 @@ import {
 // removal (Maria Lopez and Dmitri Petrov; James Carter is off).
 const START = '2026-06-01T12:00:00Z';
 const clock = new ManualClock(START);
-let t: TestApp;
-let acct: TestAccount;
-let catalog: Catalog;
-
+let t: TestApp, acct: TestAccount, catalog: Catalog;
 beforeAll(async () => {
-  t = await startTestApp({ clock, workers: false });
-  acct = await createTestAccount(t, { demo: true });
-  catalog = await demoCatalog(acct.api);
+  ({ t, acct, catalog } = await startWithDemoCatalog(clock));
+  return t.close;
 });
-afterAll(() => t.close());
 
 async function sofaAt(
   date: string,

@@ -1,9 +1,9 @@
 // Bookings over HTTP on the demo catalog: each configuration type end to end, the status rules
 // and their 409s, validation, stats, and the lists.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { createTestAccount, type TestAccount, type TestApp } from './helpers/app.ts';
 import { addCard, eventsOf } from './helpers/billing.ts';
 import {
   book,
@@ -13,21 +13,17 @@ import {
   demoCatalog,
   slotAt,
   sofa,
+  startWithDemoCatalog,
   statsAndRecount,
 } from './helpers/bookings.ts';
 
 // Monday 2026-06-01, 08:00 in New York
 const clock = new ManualClock('2026-06-01T12:00:00Z');
-let t: TestApp;
-let acct: TestAccount;
-let catalog: Catalog;
-
+let t: TestApp, acct: TestAccount, catalog: Catalog;
 beforeAll(async () => {
-  t = await startTestApp({ clock, workers: false });
-  acct = await createTestAccount(t, { demo: true });
-  catalog = await demoCatalog(acct.api);
+  ({ t, acct, catalog } = await startWithDemoCatalog(clock));
+  return t.close;
 });
-afterAll(() => t.close());
 
 async function timesRedeemed(code: string) {
   const [row] = await query<{ times_redeemed: number }>(

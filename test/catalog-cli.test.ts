@@ -3,8 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../src/cli.ts';
+import { onPostgres, openTestDatabase, type TestDatabase } from './helpers/database.ts';
 
 let dir: string;
 // vitest sets BASE_URL=/ for its own purposes; the command reads it as our setting
@@ -14,16 +15,19 @@ const saved = {
   BASE_URL: process.env.BASE_URL,
 };
 
-beforeAll(() => {
+let postgres: TestDatabase | undefined;
+
+beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldhand-cli-'));
-  // the run's PostgreSQL when there is one, else an embedded database in a fresh directory
-  const postgresUrl = inject('postgresUrl');
-  if (postgresUrl) process.env.DATABASE_URL = postgresUrl;
+  // a PostgreSQL test database when the run has one, else an embedded database in a fresh directory
+  if (onPostgres()) postgres = await openTestDatabase();
+  if (postgres?.url) process.env.DATABASE_URL = postgres.url;
   else delete process.env.DATABASE_URL;
   process.env.DATA_DIR = path.join(dir, 'data');
   delete process.env.BASE_URL;
 });
-afterAll(() => {
+afterAll(async () => {
+  await postgres?.close();
   for (const [name, value] of Object.entries(saved)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;

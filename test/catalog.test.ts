@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
 import { exportCatalog, importCatalog } from '../src/modules/catalog/index.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { createTestAccount, startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
 
 // Monday 2026-06-01, 08:00 in New York
 const clock = new ManualClock('2026-06-01T12:00:00Z');
@@ -10,10 +10,9 @@ let t: TestApp;
 let acct: TestAccount;
 
 beforeAll(async () => {
-  t = await startTestApp({ clock });
-  acct = await createTestAccount(t, { demo: true });
+  ({ t, acct } = await startWithAccount({ clock }, { demo: true }));
+  return t.close;
 });
-afterAll(() => t.close());
 
 async function extraIds(slug: string): Promise<Record<string, string>> {
   const res = await acct.api.get(`/v1/services/industries/${slug}/extras`);

@@ -3,8 +3,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/core/db.ts';
+import { onPostgres, openTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { freePort } from './helpers/processes.ts';
 
 const BIN = path.resolve('bin/fieldhand.js');
@@ -19,16 +20,18 @@ function tempDir(): string {
   return dir;
 }
 
-/** The CLI's database: the run's PostgreSQL when there is one, else a fresh embedded one. */
-const databaseEnv = (() => {
-  const postgresUrl = inject('postgresUrl');
-  let dataDir: string | undefined;
-  return (): Record<string, string> => {
-    if (postgresUrl) return { DATABASE_URL: postgresUrl };
-    dataDir ??= tempDir();
-    return { DATA_DIR: dataDir };
-  };
-})();
+/** The CLI's database: a PostgreSQL test database when the run has one, else a fresh embedded one. */
+let postgres: TestDatabase | undefined;
+beforeAll(async () => {
+  if (onPostgres()) postgres = await openTestDatabase();
+});
+afterAll(() => postgres?.close());
+let dataDir: string | undefined;
+function databaseEnv(): Record<string, string> {
+  if (postgres?.url) return { DATABASE_URL: postgres.url };
+  dataDir ??= tempDir();
+  return { DATA_DIR: dataDir };
+}
 
 function run(args: string[], env: Record<string, string> = databaseEnv()) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {

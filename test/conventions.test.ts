@@ -1,18 +1,17 @@
 // The API conventions of CONTRACT §2-3 that every route shares, checked over HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
 import { revokeApiKey } from '../src/modules/accounts/index.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { createTestAccount, startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
 import { apiClient } from './helpers/http.ts';
 
 let t: TestApp;
 let acct: TestAccount;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  acct = await createTestAccount(t);
+  ({ t, acct } = await startWithAccount());
+  return t.close;
 });
-afterAll(() => t.close());
 
 const customer = (email: string) => ({ first_name: 'Ada', last_name: 'Lovelace', email });
 

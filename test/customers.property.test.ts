@@ -1,17 +1,16 @@
 // Random bodies to POST /v1/customers never produce a 5xx and never leave a partial row.
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
 let acct: TestAccount;
 
 beforeAll(async () => {
-  t = await startTestApp({ workers: false });
-  acct = await createTestAccount(t);
+  ({ t, acct } = await startWithAccount({ workers: false }));
+  return t.close;
 });
-afterAll(() => t.close());
 
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.oneof(arb, fc.jsonValue());
 

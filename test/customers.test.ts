@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { createTestAccount, startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
 let acct: TestAccount;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  acct = await createTestAccount(t);
+  ({ t, acct } = await startWithAccount());
+  return t.close;
 });
-afterAll(() => t.close());
 
 const jane = {
   first_name: 'Jane',

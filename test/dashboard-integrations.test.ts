@@ -9,7 +9,7 @@ import { createTestAccount, startTestApp, type TestAccount, type TestApp } from 
 import { newCustomer, newInvoice } from './helpers/billing.ts';
 import { csrfFrom, type FormClient, formClient } from './helpers/forms.ts';
 import { bearerGet, exchangeCode, issueCode, postForm, registerApp } from './helpers/oauth.ts';
-import { openIsolatedDatabase, type Receiver, startReceiver, waitFor } from './helpers/webhooks.ts';
+import { type Receiver, startReceiver } from './helpers/webhooks.ts';
 
 const APPS = '/dashboard/settings/integrations/oauth-apps';
 const HOOKS = '/dashboard/settings/integrations/webhooks';
@@ -27,13 +27,9 @@ let acct: TestAccount;
 let other: TestAccount;
 let receiver: Receiver;
 let ip = 0;
-let isolated: Awaited<ReturnType<typeof openIsolatedDatabase>>;
 
 beforeAll(async () => {
-  // A database of its own: this file's delivery worker (and the extra server below) must not
-  // claim other files' webhook deliveries, nor theirs ours.
-  isolated = await openIsolatedDatabase();
-  t = await startTestApp({ database: isolated.database });
+  t = await startTestApp({ workers: false });
   acct = await createTestAccount(t);
   other = await createTestAccount(t);
   receiver = await startReceiver();
@@ -41,7 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.close();
   await t?.close();
-  await isolated?.drop();
 });
 
 async function signedIn(account: TestAccount): Promise<FormClient> {
@@ -305,16 +300,13 @@ describe('Webhooks pages', () => {
     const sent = await browser.post(`${HOOKS}/${id}/test`, { _csrf: csrf });
     expect(sent.status).toBe(303);
     expect(sent.location).toBe(`${HOOKS}/${id}?done=tested`);
-    const received = await waitFor(() => receiver.received.find((r) => r.path === '/hooks'), { what: 'test event' });
+    expect(await t.app.workers.deliveries.runOnce()).toBe(1);
+    const received = receiver.received.find((r) => r.path === '/hooks');
+    if (!received) throw new Error('no test event');
     expect(received.json.test).toBe(true);
     expect(received.json.type).toBe('booking.created');
-    const detail = await waitFor(
-      async () => {
-        const page = await browser.get(`${HOOKS}/${id}`);
-        return page.text.includes('Succeeded') && page.text;
-      },
-      { what: 'succeeded delivery' },
-    );
+    const detail = (await browser.get(`${HOOKS}/${id}`)).text;
+    expect(detail).toContain('Succeeded');
     expect(detail).toMatch(/data-label="Response code">200</);
     expect(detail).toContain('booking.created');
 
@@ -322,9 +314,8 @@ describe('Webhooks pages', () => {
     expect(detail).toContain('<option value="invoice.paid">');
     expect(detail).not.toContain('<option value="customer.created">');
     await browser.post(`${HOOKS}/${id}/test`, { _csrf: csrf, event_type: 'invoice.paid' });
-    await waitFor(() => receiver.received.some((r) => r.path === '/hooks' && r.json.type === 'invoice.paid'), {
-      what: 'invoice.paid test event',
-    });
+    await t.app.workers.deliveries.runOnce();
+    expect(receiver.received.some((r) => r.path === '/hooks' && r.json.type === 'invoice.paid')).toBe(true);
     const unknown = await browser.post(`${HOOKS}/${id}/test`, { _csrf: csrf, event_type: 'nonsense.happened' });
     expect(unknown.status).toBe(400);
     expect(unknown.text).toContain('Unknown event type');
@@ -333,9 +324,8 @@ describe('Webhooks pages', () => {
     const deliveryId = /data-delivery-id="(whd_[0-9A-Za-z]{24})"/.exec(detail)?.[1] as string;
     const again = await browser.post(`${HOOKS}/${id}/deliveries/${deliveryId}/retry`, { _csrf: csrf });
     expect(again.location).toBe(`${HOOKS}/${id}?done=redelivered`);
-    await waitFor(() => receiver.received.filter((r) => r.json.id === received.json.id).length === 2, {
-      what: 'redelivery',
-    });
+    await t.app.workers.deliveries.runOnce();
+    expect(receiver.received.filter((r) => r.json.id === received.json.id)).toHaveLength(2);
   });
 
   it('shows the service’s URL and event errors on the form, keeping what was typed', async () => {

@@ -2,11 +2,13 @@
 // backend it holds, again and again, under concurrent writes) never ends the process; the
 // requests that were using one answer 503 in the contract's shape, nothing acknowledged is lost,
 // and the server works again at once. Its log holds no SQL parameters or secrets.
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
+import { onPostgres, openTestDatabase } from './helpers/database.ts';
 import {
   applicationName,
   backendsOf,
+  everythingQueuedGoesOut,
   expectNoSecrets,
   expectOnlyCleanFailures,
   missingAcknowledged,
@@ -19,7 +21,7 @@ import {
 } from './helpers/faults.ts';
 import { killServers, startServerProcess } from './helpers/processes.ts';
 import { startSmtpSink } from './helpers/smtp.ts';
-import { openIsolatedDatabase, startReceiver, waitFor } from './helpers/webhooks.ts';
+import { startReceiver, waitFor } from './helpers/webhooks.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -29,7 +31,7 @@ afterAll(async () => {
 
 const ROUNDS = 5;
 
-describe.skipIf(!inject('postgresUrl'))(
+describe.skipIf(!onPostgres())(
   'pg_terminate_backend under write load (PostgreSQL only: PGlite has no server connections to drop)',
   () => {
     it('the process stays up, failures are 503 with Retry-After, every 2xx row exists, recovery is immediate', async () => {
@@ -37,13 +39,13 @@ describe.skipIf(!inject('postgresUrl'))(
       cleanups.push(() => receiver.close());
       const smtp = await startSmtpSink();
       cleanups.push(() => smtp.close());
-      const iso = await openIsolatedDatabase();
-      cleanups.push(iso.drop);
-      const db = iso.database.sql;
-      const seeded = await seedAccount(iso.database, `${receiver.url}/hook`);
+      const database = await openTestDatabase();
+      cleanups.push(() => database.close());
+      const db = database.sql;
+      const seeded = await seedAccount(database, `${receiver.url}/hook`);
       const name = applicationName('terminate');
       const server = await startServerProcess({
-        DATABASE_URL: withApplicationName(iso.url ?? '', name),
+        DATABASE_URL: withApplicationName(database.url ?? '', name),
         DATABASE_POOL_SIZE: '8',
         LOG_LEVEL: 'info',
         RUN_WORKERS: 'true',
@@ -95,27 +97,7 @@ describe.skipIf(!inject('postgresUrl'))(
       expect(counts?.stored).toBe(counts?.counted);
 
       // every event written reaches the receiver (at least once), every e-mail is sent
-      const events = await query<{ id: string }>(
-        db,
-        sql`select id from events where account_id = ${seeded.tenant.accountId}`,
-      );
-      await waitFor(
-        () => {
-          const received = new Set(receiver.received.map((r) => r.headers['webhook-id']));
-          return events.every((event) => received.has(event.id));
-        },
-        { timeoutMs: 60_000, everyMs: 200, what: 'every event delivered' },
-      );
-      await waitFor(
-        async () => {
-          const [pending] = await query<{ n: number }>(
-            db,
-            sql`select count(*) as n from emails where account_id = ${seeded.tenant.accountId} and status <> 'sent'`,
-          );
-          return pending?.n === 0;
-        },
-        { timeoutMs: 60_000, everyMs: 200, what: 'every e-mail sent' },
-      );
+      await everythingQueuedGoesOut(db, seeded.tenant, receiver);
       // the LISTEN session is back too
       await waitFor(async () => (await backendsOf(db, name)).some((backend) => /^listen /i.test(backend.query)), {
         timeoutMs: 5_000,

@@ -4,11 +4,13 @@
 // requests, workers and LISTEN are back within 5 s and nothing queued is lost. Start-up waits for
 // the database for DATABASE_CONNECT_TIMEOUT_S, then gives up with one clear line.
 import { spawn } from 'node:child_process';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
+import { onPostgres, openTestDatabase } from './helpers/database.ts';
 import {
   applicationName,
   backendsOf,
+  everythingQueuedGoesOut,
   expectNoSecrets,
   expectOnlyCleanFailures,
   missingAcknowledged,
@@ -24,7 +26,7 @@ import { apiClient } from './helpers/http.ts';
 import { freePort, killServers, startServerProcess } from './helpers/processes.ts';
 import { startSmtpSink } from './helpers/smtp.ts';
 import { startTcpProxy } from './helpers/tcp-proxy.ts';
-import { openIsolatedDatabase, startReceiver, waitFor } from './helpers/webhooks.ts';
+import { startReceiver, waitFor } from './helpers/webhooks.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -47,7 +49,7 @@ function target(databaseUrl: string) {
   return { host: url.hostname || '127.0.0.1', port: Number(url.port || 5432) };
 }
 
-describe.skipIf(!inject('postgresUrl'))(
+describe.skipIf(!onPostgres())(
   'a database outage through a proxy (PostgreSQL only: the proxy stands in front of a PostgreSQL server)',
   () => {
     it('503 while down, /healthz 200; back within 5 s with workers and LISTEN; nothing queued is lost', async () => {
@@ -55,15 +57,15 @@ describe.skipIf(!inject('postgresUrl'))(
       cleanups.push(() => receiver.close());
       const smtp = await startSmtpSink();
       cleanups.push(() => smtp.close());
-      const iso = await openIsolatedDatabase();
-      cleanups.push(iso.drop);
-      const db = iso.database.sql;
-      const seeded = await seedAccount(iso.database, `${receiver.url}/hook`);
-      const proxy = await startTcpProxy(target(iso.url ?? ''));
+      const database = await openTestDatabase();
+      cleanups.push(() => database.close());
+      const db = database.sql;
+      const seeded = await seedAccount(database, `${receiver.url}/hook`);
+      const proxy = await startTcpProxy(target(database.url ?? ''));
       cleanups.push(() => proxy.close());
       const name = applicationName('outage');
       const server = await startServerProcess({
-        DATABASE_URL: throughProxy(iso.url ?? '', proxy.port, name),
+        DATABASE_URL: throughProxy(database.url ?? '', proxy.port, name),
         DATABASE_POOL_SIZE: '6',
         LOG_LEVEL: 'info',
         RUN_WORKERS: 'true',
@@ -170,27 +172,7 @@ describe.skipIf(!inject('postgresUrl'))(
       expect(await missingAcknowledged(db, outcomes)).toEqual([]);
 
       // everything queued before and around the outage goes out afterwards
-      const events = await query<{ id: string }>(
-        db,
-        sql`select id from events where account_id = ${seeded.tenant.accountId}`,
-      );
-      await waitFor(
-        () => {
-          const received = new Set(receiver.received.map((r) => r.headers['webhook-id']));
-          return events.every((event) => received.has(event.id));
-        },
-        { timeoutMs: 60_000, everyMs: 200, what: 'every event delivered' },
-      );
-      await waitFor(
-        async () => {
-          const [pending] = await query<{ n: number }>(
-            db,
-            sql`select count(*) as n from emails where account_id = ${seeded.tenant.accountId} and status <> 'sent'`,
-          );
-          return pending?.n === 0;
-        },
-        { timeoutMs: 150_000, everyMs: 500, what: 'every e-mail sent' },
-      );
+      await everythingQueuedGoesOut(db, seeded.tenant, receiver, { emailsWithinMs: 150_000, everyMs: 500 });
 
       expectNoSecrets(server.logs, { apiKey: seeded.key, webhookSecret: seeded.webhookSecret, emails: writers.emails });
       const problems = problemsBetween(server.logs, outageStart, backAt + 5_000);
@@ -207,13 +189,15 @@ describe.skipIf(!inject('postgresUrl'))(
     }, 300_000);
 
     it('serve started while the database refuses keeps trying, logging each attempt, and starts once it can', async () => {
-      const proxy = await startTcpProxy(target(inject('postgresUrl') ?? ''));
+      const database = await openTestDatabase();
+      cleanups.push(() => database.close());
+      const proxy = await startTcpProxy(target(database.url ?? ''));
       cleanups.push(() => proxy.close());
       await proxy.refuse();
       const name = applicationName('startup');
       const server = await startServerProcess(
         {
-          DATABASE_URL: throughProxy(inject('postgresUrl') ?? '', proxy.port, name),
+          DATABASE_URL: throughProxy(database.url ?? '', proxy.port, name),
           DATABASE_POOL_SIZE: '2',
           LOG_LEVEL: 'info',
           RUN_WORKERS: 'false',

@@ -2,10 +2,10 @@
 // of the wrong length or alphabet are the form's normal 403 (never a 500), and a multipart
 // upload without a session is answered before its body is read.
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
 import { hashSecret } from '../src/core/ids.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
 import { csrfFrom, type FormClient, formClient } from './helpers/forms.ts';
 import { REDIRECT_URI, registerApp } from './helpers/oauth.ts';
 
@@ -15,10 +15,9 @@ let ip = 0;
 const browser = () => formClient(t.url, { 'x-forwarded-for': `10.13.0.${++ip}` });
 
 beforeAll(async () => {
-  t = await startTestApp({ workers: false });
-  acct = await createTestAccount(t);
+  ({ t, acct } = await startWithAccount({ workers: false }));
+  return t.close;
 });
-afterAll(() => t.close());
 
 async function signedIn(): Promise<{ client: FormClient; csrf: string }> {
   const client = browser();

@@ -1,27 +1,22 @@
 // Idempotency keys are kept 24 hours (CONTRACT §3) and then purged by a scheduled job
-// (CONTRACT §12). A database of its own: the purge spans every account, and other files'
-// keys (made under other clocks) must not be in its way, nor it in theirs.
+// (CONTRACT §12).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
-import { idempotencyPurgeJob, purgeIdempotencyKeys } from '../src/core/http/idempotency.ts';
+import { idempotencyPurgeWorker } from '../src/core/http/idempotency.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
-import { openIsolatedDatabase, waitFor } from './helpers/webhooks.ts';
 
 const HOUR = 60 * 60 * 1000;
 const clock = new ManualClock('2026-06-01T12:00:00Z');
-let isolated: Awaited<ReturnType<typeof openIsolatedDatabase>>;
 let t: TestApp;
 let acct: TestAccount;
 
 beforeAll(async () => {
-  isolated = await openIsolatedDatabase();
-  t = await startTestApp({ clock, database: isolated.database, workers: false });
+  t = await startTestApp({ clock, workers: false });
   acct = await createTestAccount(t);
 });
 afterAll(async () => {
   await t?.close();
-  await isolated?.drop();
 });
 
 async function storedKeys(): Promise<string[]> {
@@ -62,7 +57,7 @@ describe('idempotency purge', () => {
     expect((await createCustomer('new-key', 'new@example.com')).status).toBe(201);
     expect(await storedKeys()).toEqual(['new-key', 'old-key', 'recent-key']);
 
-    const purged = await idempotencyPurgeJob(t.app.deps).runOnce();
+    const purged = await t.app.workers.idempotencyPurge.runOnce();
     expect(purged).toBe(1);
     expect(await storedKeys()).toEqual(['new-key', 'recent-key']);
 
@@ -75,13 +70,13 @@ describe('idempotency purge', () => {
     expect(again.body.id).not.toBe(first.body.id);
 
     // a second run finds nothing more to do
-    expect(await idempotencyPurgeJob(t.app.deps).runOnce()).toBe(0);
+    expect(await t.app.workers.idempotencyPurge.runOnce()).toBe(0);
   });
 
   it('deletes a backlog in bounded batches until none is left', async () => {
     await insertKeys('backlog', 7, new Date(clock.now().getTime() - 30 * HOUR));
     await insertKeys('young', 2, new Date(clock.now().getTime() - 23 * HOUR));
-    expect(await purgeIdempotencyKeys(t.database.sql, clock.now(), 3)).toBe(7);
+    expect(await idempotencyPurgeWorker(t.app.deps, { batchSize: 3 }).runOnce()).toBe(7);
     const left = await storedKeys();
     expect(left.filter((key) => key.startsWith('backlog'))).toEqual([]);
     expect(left.filter((key) => key.startsWith('young'))).toEqual(['young-1', 'young-2']);
@@ -89,11 +84,12 @@ describe('idempotency purge', () => {
 
   it('runs once when the workers start', async () => {
     await insertKeys('before-start', 2, new Date(clock.now().getTime() - 48 * HOUR));
-    const second = await startTestApp({ clock, database: isolated.database, idempotencyPurge: true });
+    const second = await startTestApp({ clock, database: t.database, workers: false });
     try {
-      await waitFor(async () => !(await storedKeys()).some((key) => key.startsWith('before-start')), {
-        what: 'the purge at start',
-      });
+      second.app.startWorkers();
+      // stopping waits for the pass the start began
+      await second.app.workers.idempotencyPurge.stop();
+      expect((await storedKeys()).some((key) => key.startsWith('before-start'))).toBe(false);
       expect(await storedKeys()).toContain('young-1');
     } finally {
       await second.close();

@@ -1,17 +1,16 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { createTestAccount, startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
 import { addCard, CARDS, customerStats, newCustomer, newInvoice } from './helpers/billing.ts';
 
 let t: TestApp;
 let acct: TestAccount;
 
 beforeAll(async () => {
-  t = await startTestApp({ workers: false });
-  acct = await createTestAccount(t);
+  ({ t, acct } = await startWithAccount({ workers: false }));
+  return t.close;
 });
-afterAll(() => t.close());
 
 /** What the rows say, independently of the invoice's and customer's running totals. */
 async function recount(customerId: string) {

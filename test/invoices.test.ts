@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { createTestAccount, startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
 import { addCard, CARDS, customerStats, eventsOf, newCustomer, newInvoice, threeItems } from './helpers/billing.ts';
 
 let t: TestApp;
@@ -9,10 +9,9 @@ let acct: TestAccount;
 const clock = new ManualClock('2030-03-10T12:00:00Z');
 
 beforeAll(async () => {
-  t = await startTestApp({ clock, workers: false });
-  acct = await createTestAccount(t);
+  ({ t, acct } = await startWithAccount({ clock, workers: false }));
+  return t.close;
 });
-afterAll(() => t.close());
 
 const countTypes = (events: { type: string }[]) =>
   events.reduce<Record<string, number>>((counts, e) => {

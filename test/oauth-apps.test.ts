@@ -16,17 +16,16 @@ import {
   rotateOAuthAppSecret,
   updateOAuthApp,
 } from '../src/modules/oauth/index.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { createTestAccount, startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
 import { bearerGet, exchangeCode, issueCode, postForm, REDIRECT_URI, registerApp } from './helpers/oauth.ts';
 
 let t: TestApp;
 let acct: TestAccount;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  acct = await createTestAccount(t);
+  ({ t, acct } = await startWithAccount());
+  return t.close;
 });
-afterAll(() => t.close());
 
 describe('OAuth apps', () => {
   it('registers a confidential app whose secret is shown once and stored as a hash', async () => {

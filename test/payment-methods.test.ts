@@ -1,21 +1,20 @@
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
 import { loggerOptions } from '../src/core/logger.ts';
 import { cardBrand, luhnValid, testProcessor } from '../src/modules/payments/index.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { createTestAccount, startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
 import { addCard, CARDS, newCustomer } from './helpers/billing.ts';
 
 let t: TestApp;
 let acct: TestAccount;
 
 beforeAll(async () => {
-  t = await startTestApp({ workers: false });
-  acct = await createTestAccount(t);
+  ({ t, acct } = await startWithAccount({ workers: false }));
+  return t.close;
 });
-afterAll(() => t.close());
 
 describe('payment methods', () => {
   it('adds cards with brand and last4 only; the first is the default; is_default moves it', async () => {

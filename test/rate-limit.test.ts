@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
-import { createTestAccount, openTestDatabase, startTestApp, type TestApp } from './helpers/app.ts';
+import { createTestAccount, startTestApp, type TestApp } from './helpers/app.ts';
+import { openTestDatabase } from './helpers/database.ts';
 import { testRedisUrl } from './helpers/env.ts';
 import { apiClient } from './helpers/http.ts';
 

@@ -15,8 +15,6 @@ let ipCounter = 0;
 const freshClient = () => formClient(t.url, { 'x-forwarded-for': `10.1.0.${++ipCounter}` });
 
 beforeAll(async () => {
-  // No workers: on PostgreSQL the files share one database, and a delivery worker on this
-  // file's clock (years ahead) would sign other files' webhooks with timestamps from the future.
   t = await startTestApp({ clock, workers: false });
   acct = await createTestAccount(t);
 });

@@ -6,12 +6,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { query, sql, transaction } from '../src/core/db.ts';
+import { onPostgres, openTestDatabase } from './helpers/database.ts';
 import { applicationName, backendsOf, parseLogs, seedAccount, withApplicationName } from './helpers/faults.ts';
 import { apiClient } from './helpers/http.ts';
 import { exited, freePort, killServers, startServerProcess } from './helpers/processes.ts';
-import { openIsolatedDatabase, startReceiver, waitFor } from './helpers/webhooks.ts';
+import { startReceiver, waitFor } from './helpers/webhooks.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -51,20 +52,20 @@ function parseResponses(data: string): RawResponse[] {
   return responses;
 }
 
-describe.skipIf(!inject('postgresUrl'))(
+describe.skipIf(!onPostgres())(
   'SIGTERM (PostgreSQL only: a row lock held from the test keeps a request in flight)',
   () => {
     it('answers later requests 503 with Request-Id and Connection: close; the request and delivery in flight finish', async () => {
       // deliveries take 3 s: one is in flight when the signal comes
       const receiver = await startReceiver(() => ({ status: 200, delayMs: 3_000 }));
       cleanups.push(() => receiver.close());
-      const iso = await openIsolatedDatabase();
-      cleanups.push(iso.drop);
-      const db = iso.database.sql;
-      const seeded = await seedAccount(iso.database, `${receiver.url}/hook`);
+      const database = await openTestDatabase();
+      cleanups.push(() => database.close());
+      const db = database.sql;
+      const seeded = await seedAccount(database, `${receiver.url}/hook`);
       const name = applicationName('sigterm');
       const server = await startServerProcess({
-        DATABASE_URL: withApplicationName(iso.url ?? '', name),
+        DATABASE_URL: withApplicationName(database.url ?? '', name),
         DATABASE_POOL_SIZE: '4',
         LOG_LEVEL: 'info',
         RUN_WORKERS: 'true',

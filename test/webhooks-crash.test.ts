@@ -3,14 +3,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase, query, sql, transaction } from '../src/core/db.ts';
 import { migrate } from '../src/core/migrate.ts';
 import { createAccount, createApiKey } from '../src/modules/accounts/index.ts';
 import { createWebhook } from '../src/modules/webhooks/index.ts';
 import { depsFor } from './helpers/app.ts';
+import { onPostgres, openTestDatabase } from './helpers/database.ts';
 import { exited, killServers, startServerProcess } from './helpers/processes.ts';
-import { openIsolatedDatabase, type Receiver, startReceiver, waitFor } from './helpers/webhooks.ts';
+import { type Receiver, startReceiver, waitFor } from './helpers/webhooks.ts';
 
 const EVENTS = 1_000;
 const cleanups: (() => Promise<void>)[] = [];
@@ -80,17 +81,17 @@ describe('delivery survives a crash', () => {
     let database: Database;
     let eventIds: string[];
     let pending: (serverUrl: string) => Promise<number>;
-    const iso = await openIsolatedDatabase();
-    if (iso.url) {
-      cleanups.push(iso.drop);
-      database = iso.database;
-      env = { DATABASE_URL: iso.url };
+    const ownDatabase = await openTestDatabase();
+    if (ownDatabase.url) {
+      cleanups.push(() => ownDatabase.close());
+      database = ownDatabase;
+      env = { DATABASE_URL: ownDatabase.url };
       const seeded = await seed(database, receiver, EVENTS);
       pending = seeded.pending;
       eventIds = await seeded.publish();
     } else {
       // the embedded database belongs to one process: seed it, close it, hand it over
-      await iso.drop();
+      await ownDatabase.close();
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldhand-crash-'));
       cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
       database = await openDatabase({ dataDir });
@@ -125,7 +126,7 @@ describe('delivery survives a crash', () => {
 
     const received = new Set(receiver.received.map((r) => r.headers['webhook-id']));
     expect(eventIds.filter((id) => !received.has(id))).toEqual([]);
-    if (iso.url) {
+    if (ownDatabase.url) {
       const rows = await query<{ status: string; count: number }>(
         database.sql,
         sql`select status, count(*) as count from webhook_deliveries group by status`,
@@ -135,14 +136,14 @@ describe('delivery survives a crash', () => {
   }, 240_000);
 });
 
-describe.skipIf(!inject('postgresUrl'))('several instances on one PostgreSQL', () => {
+describe.skipIf(!onPostgres())('several instances on one PostgreSQL', () => {
   it('two servers deliver 1,000 events, never attempting the same delivery at the same time', async () => {
     const receiver = await startReceiver(() => ({ status: 200, delayMs: 10 }));
     cleanups.push(() => receiver.close());
-    const iso = await openIsolatedDatabase();
-    cleanups.push(iso.drop);
-    const env = { DATABASE_URL: iso.url ?? '' };
-    const { publish } = await seed(iso.database, receiver, EVENTS);
+    const database = await openTestDatabase();
+    cleanups.push(() => database.close());
+    const env = { DATABASE_URL: database.url ?? '' };
+    const { publish } = await seed(database, receiver, EVENTS);
     const servers = await Promise.all([startServer(env), startServer(env)]);
 
     const eventIds = await publish();
@@ -154,7 +155,7 @@ describe.skipIf(!inject('postgresUrl'))('several instances on one PostgreSQL', (
     expect(receiver.received).toHaveLength(EVENTS);
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set(eventIds));
     const attempts = await query<{ attempts: number; owners: number; succeeded: number }>(
-      iso.database.sql,
+      database.sql,
       sql`select count(*) as attempts, count(distinct lease_owner) as owners,
                    count(*) filter (where status = 'succeeded') as succeeded from webhook_deliveries`,
     );

@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query, sql, transaction } from '../src/core/db.ts';
 import { EVENT_TYPES } from '../src/modules/events/index.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
-import { type Receiver, startReceiver, waitFor } from './helpers/webhooks.ts';
+import { type Receiver, startReceiver } from './helpers/webhooks.ts';
 
 let t: TestApp;
 let acct: TestAccount;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ workers: false });
   acct = await createTestAccount(t);
   receiver = await startReceiver();
 });
@@ -28,6 +28,8 @@ async function createEndpoint(account: TestAccount, events: string[], path = `/$
 }
 
 const arrivedAt = (path: string) => receiver.received.filter((r) => r.path === path);
+/** One pass of the delivery worker: what is due is sent and its outcome recorded. */
+const deliverDue = () => t.app.workers.deliveries.runOnce();
 
 function verify(secret: string, request: { body: string; headers: Record<string, string> }) {
   return new Webhook(secret).verify(request.body, request.headers) as { id: string; type: string };
@@ -140,9 +142,9 @@ describe('delivery', () => {
     const updated = (await other.api.patch(`/v1/customers/${created.id}`, { first_name: 'Janet' })).body;
     const deactivated = (await other.api.post(`/v1/customers/${created.id}/deactivate`)).body;
 
-    const received = await waitFor(() => arrivedAt(endpoint.path).length === 3 && arrivedAt(endpoint.path), {
-      what: 'three customer events',
-    });
+    expect(await deliverDue()).toBe(3);
+    const received = arrivedAt(endpoint.path);
+    expect(received).toHaveLength(3);
     const byType = Object.fromEntries(received.map((r) => [r.json.type, r]));
     for (const [type, object] of [
       ['customer.created', created],
@@ -162,12 +164,9 @@ describe('delivery', () => {
       expect(() => verify(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, request)).toThrow();
     }
 
-    // the receiver answers before the worker records the outcome
-    const deliveries = await waitFor(async () => {
-      const res = await other.api.get(`/v1/webhooks/${endpoint.id}/deliveries`);
-      return res.body.data.every((d: { status: string }) => d.status === 'succeeded') && res;
-    });
+    const deliveries = await other.api.get(`/v1/webhooks/${endpoint.id}/deliveries`);
     expect(deliveries.status).toBe(200);
+    expect(deliveries.body.data.every((d: { status: string }) => d.status === 'succeeded')).toBe(true);
     expect(deliveries.body.pagination.total).toBe(3);
     const record = deliveries.body.data[0];
     expect(Object.keys(record).sort()).toEqual(
@@ -223,9 +222,10 @@ describe('delivery', () => {
       throw new Error('roll back');
     }).catch(() => {});
 
-    await waitFor(() => arrivedAt(everything.path).length === EVENT_TYPES.length, { what: 'all event types' });
+    await deliverDue();
+    expect(arrivedAt(everything.path)).toHaveLength(EVENT_TYPES.length);
     const expectedInvoices = EVENT_TYPES.filter((type) => type.startsWith('invoice.') || type === 'payment.refunded');
-    await waitFor(() => arrivedAt(invoices.path).length === expectedInvoices.length, { what: 'invoice events' });
+    expect(arrivedAt(invoices.path)).toHaveLength(expectedInvoices.length);
     for (const request of arrivedAt(everything.path)) verify(everything.secret, request);
     expect(
       arrivedAt(everything.path)
@@ -265,35 +265,37 @@ describe('delivery', () => {
       error: null,
       attempted_at: null,
     });
-    const request = await waitFor(() => arrivedAt(endpoint.path)[0], { what: 'test event' });
+    await deliverDue();
+    const request = arrivedAt(endpoint.path)[0];
+    if (!request) throw new Error('no test event');
     expect(verify(endpoint.secret, request)).toMatchObject({ type: 'invoice.created' });
     expect(request.json).toMatchObject({ id: res.body.event_id, test: true, environment: 'test' });
     expect(request.json.data.object.id).toMatch(/^inv_/);
 
     const chosen = await acct.api.post(`/v1/webhooks/${endpoint.id}/test`, { event_type: 'booking.cancelled' });
     expect(chosen.body.event_type).toBe('booking.cancelled');
-    await waitFor(() => arrivedAt(endpoint.path).length === 2, { what: 'second test event' });
+    await deliverDue();
+    expect(arrivedAt(endpoint.path)).toHaveLength(2);
     expect(arrivedAt(endpoint.path)[1]?.json.data.object.status).toBe('cancelled');
-    const record = await waitFor(async () => {
-      const list = await acct.api.get(`/v1/webhooks/${endpoint.id}/deliveries?event_id=${res.body.event_id}`);
-      return list.body.data[0]?.status === 'succeeded' && list.body.data[0];
-    });
-    expect(record).toMatchObject({ id: res.body.id, response_code: 200 });
+    const list = await acct.api.get(`/v1/webhooks/${endpoint.id}/deliveries?event_id=${res.body.event_id}`);
+    expect(list.body.data[0]).toMatchObject({ id: res.body.id, status: 'succeeded', response_code: 200 });
   });
 
   it('redelivers by hand: POST retry answers 202 with the new attempt, sent with the same webhook-id', async () => {
     const endpoint = await createEndpoint(acct, ['customer.created']);
     await acct.api.post('/v1/customers', { ...jane, email: 'retry@example.com' });
-    const first = await waitFor(() => arrivedAt(endpoint.path)[0], { what: 'first delivery' });
-    const list = await waitFor(async () => {
-      const res = await acct.api.get(`/v1/webhooks/${endpoint.id}/deliveries`);
-      return res.body.data[0]?.status === 'succeeded' && res.body;
-    });
+    await deliverDue();
+    const first = arrivedAt(endpoint.path)[0];
+    if (!first) throw new Error('not delivered');
+    const list = (await acct.api.get(`/v1/webhooks/${endpoint.id}/deliveries`)).body;
+    expect(list.data[0]?.status).toBe('succeeded');
     const retry = await acct.api.post(`/v1/webhooks/${endpoint.id}/deliveries/${list.data[0].id}/retry`);
     expect(retry.status).toBe(202);
     expect(retry.body).toMatchObject({ event_id: list.data[0].event_id, attempt: 2, status: 'pending' });
     expect(retry.body.id).not.toBe(list.data[0].id);
-    const second = await waitFor(() => arrivedAt(endpoint.path)[1], { what: 'redelivery' });
+    await deliverDue();
+    const second = arrivedAt(endpoint.path)[1];
+    if (!second) throw new Error('not redelivered');
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(second.body).toBe(first.body);
     verify(endpoint.secret, second);
@@ -305,7 +307,8 @@ describe('delivery', () => {
     const other = await createTestAccount(t);
     const endpoint = await createEndpoint(other, ['customer.created']);
     for (let i = 0; i < 5; i++) await other.api.post('/v1/customers', { ...jane, email: `page${i}@example.com` });
-    await waitFor(() => arrivedAt(endpoint.path).length === 5);
+    await deliverDue();
+    expect(arrivedAt(endpoint.path)).toHaveLength(5);
     const page1 = await other.api.get(`/v1/webhooks/${endpoint.id}/deliveries?per_page=2`);
     const page3 = await other.api.get(`/v1/webhooks/${endpoint.id}/deliveries?per_page=2&page=3`);
     expect(page1.body.pagination).toEqual({ page: 1, per_page: 2, total: 5, total_pages: 3 });

@@ -2,7 +2,7 @@
 // real driver errors where a test can cause them, and on the codes PostgreSQL documents.
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { openTestDatabase } from '../../test/helpers/app.ts';
+import { openTestDatabase } from '../../test/helpers/database.ts';
 import {
   DatabaseUnreachableError,
   isDatabaseUnavailable,

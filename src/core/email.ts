@@ -1,11 +1,11 @@
 // E-mail goes through an outbox table, written in the caller's transaction. With SMTP_URL a
 // worker sends what is pending; without it the messages are kept for the dashboard to show.
-import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from './clock.ts';
 import { isDatabaseUnavailable, query, retryWhileUnavailable, type Sql, sql } from './db.ts';
+import type { Deps } from './deps.ts';
 import { newId } from './ids.ts';
-import { type Loop, startLoop } from './jobs.ts';
+import { loopWorker, type PassResult, type Worker } from './jobs.ts';
 import type { Tenant } from './tenant.ts';
 
 export interface EmailMessage {
@@ -17,15 +17,14 @@ export interface EmailMessage {
 }
 
 const MAX_ATTEMPTS = 5;
+const BATCH = 20;
 const LEASE_SECONDS = 120;
 /** How long the outcome of a send is retried while the database is away (then the lease expires and it is sent again). */
 const RECORD_RETRY_MS = 15_000;
 
 export class Mailer {
-  private loop: Loop | undefined;
-  private transport: Transporter | undefined;
-  /** The lease end of a claim whose answer was lost with its connection (it may have committed). */
-  private claimInDoubt: Date | undefined;
+  private readonly transport: Transporter | undefined;
+  private outbox: Worker | undefined;
 
   constructor(private readonly options: { smtpUrl: string | undefined; from: string; clock: Clock }) {
     if (options.smtpUrl) this.transport = nodemailer.createTransport(options.smtpUrl);
@@ -48,26 +47,49 @@ export class Mailer {
     return id;
   }
 
-  /** Nudges the worker after a commit that queued mail. */
+  /** Nudges this process's outbox worker, if it runs one, after a commit that queued mail. */
   wake(): void {
-    this.loop?.wake();
+    this.outbox?.wake();
   }
 
-  start(db: Sql, log: FastifyBaseLogger): void {
-    if (!this.transport || this.loop) return;
-    this.loop = startLoop({ name: 'email', everyMs: 5_000, log, run: () => this.sendPending(db, log) });
+  /**
+   * The worker sending the outbox (one per process; it does nothing without SMTP_URL). Its
+   * `stop()` also closes the SMTP transport.
+   */
+  outboxWorker(deps: Deps): Worker {
+    this.outbox ??= this.transport ? outboxSender(deps, this.transport, this.options.from) : idleWorker;
+    return this.outbox;
   }
+}
 
-  async stop(): Promise<void> {
-    await this.loop?.stop();
-    this.transport?.close();
-  }
+function outboxSender(deps: Deps, transport: Transporter, from: string): Worker {
+  const sender = new OutboxSender(deps, transport, from);
+  const loop = loopWorker({ name: 'email', everyMs: 5_000, log: deps.log, pass: () => sender.sendPending() });
+  return {
+    ...loop,
+    stop: async () => {
+      await loop.stop();
+      transport.close();
+    },
+  };
+}
+
+const idleWorker: Worker = { runOnce: async () => 0, start() {}, wake() {}, stop: async () => {} };
+
+class OutboxSender {
+  /** The lease end of a claim whose answer was lost with its connection (it may have committed). */
+  private claimInDoubt: Date | undefined;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly transport: Transporter,
+    private readonly from: string,
+  ) {}
 
   /** Claims a batch under a lease (so two instances never send the same one) and sends it. */
-  private async sendPending(db: Sql, log: FastifyBaseLogger): Promise<boolean> {
-    const transport = this.transport;
-    if (!transport) return false;
-    const now = this.options.clock.now();
+  async sendPending(): Promise<PassResult> {
+    const { db, clock, log } = this.deps;
+    const now = clock.now();
     if (this.claimInDoubt) {
       // its rows, known by their exact lease end, go back at once rather than after the lease
       await query(
@@ -91,7 +113,7 @@ export class Mailer {
         db,
         sql`update emails set next_attempt_at = ${leaseUntil}, attempts = attempts + 1
             where id in (select id from emails where status = 'pending' and next_attempt_at <= ${now}
-                         order by next_attempt_at limit 20 for update skip locked)
+                         order by next_attempt_at limit ${BATCH} for update skip locked)
             returning id, to_address, subject, text_body, html_body, attempts`,
       );
     } catch (error) {
@@ -101,8 +123,8 @@ export class Mailer {
     for (const email of batch) {
       let sendError: unknown;
       try {
-        await transport.sendMail({
-          from: this.options.from,
+        await this.transport.sendMail({
+          from: this.from,
           to: email.to_address,
           subject: email.subject,
           text: email.text_body,
@@ -113,7 +135,7 @@ export class Mailer {
       }
       // the outcome outlives a short database outage, so that a sent message is not sent again
       if (sendError === undefined) {
-        const sentAt = this.options.clock.now();
+        const sentAt = clock.now();
         await retryWhileUnavailable(
           () =>
             query(
@@ -127,7 +149,7 @@ export class Mailer {
       const failed = email.attempts >= MAX_ATTEMPTS;
       const backoffSeconds = 30 * 2 ** email.attempts;
       log.warn({ emailId: email.id, err: sendError }, 'e-mail not sent');
-      const retryAt = this.options.clock.now();
+      const retryAt = clock.now();
       await retryWhileUnavailable(
         () =>
           query(
@@ -139,7 +161,7 @@ export class Mailer {
         RECORD_RETRY_MS,
       );
     }
-    return batch.length === 20;
+    return { done: batch.length, more: batch.length === BATCH };
   }
 }
 

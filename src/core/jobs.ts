@@ -61,13 +61,54 @@ export function startLoop({ name, everyMs, run, log }: LoopOptions): Loop {
     })();
   };
 
-  schedule(0);
+  // the first pass begins now, so a stop right after the start waits for it
+  tick();
   return {
     wake: () => schedule(0),
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
       await running;
+    },
+  };
+}
+
+/**
+ * A background worker: `start()` runs it as a loop, `runOnce()` makes one pass by hand (tests
+ * drive workers this way instead of waiting for the loop) and says how much it did.
+ */
+export interface Worker {
+  /** One pass: claims what is due, does it, and returns how many it did. */
+  runOnce(): Promise<number>;
+  start(): void;
+  /** Runs a pass soon, if started. */
+  wake(): void;
+  /** Waits for a running pass to finish, then stops. */
+  stop(): Promise<void>;
+}
+
+export interface PassResult {
+  done: number;
+  /** There may be more work right away. */
+  more: boolean;
+}
+
+/** A worker whose pass runs in a `startLoop` once started. */
+export function loopWorker(options: {
+  name: string;
+  everyMs: number;
+  log: FastifyBaseLogger;
+  pass: () => Promise<PassResult>;
+}): Worker {
+  let loop: Loop | undefined;
+  return {
+    runOnce: async () => (await options.pass()).done,
+    start() {
+      loop ??= startLoop({ ...options, run: async () => (await options.pass()).more });
+    },
+    wake: () => loop?.wake(),
+    stop: async () => {
+      await loop?.stop();
     },
   };
 }

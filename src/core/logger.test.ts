@@ -2,7 +2,7 @@
 // failure kind written once per window with the count of the repeats held back.
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openTestDatabase } from '../../test/helpers/app.ts';
+import { openTestDatabase } from '../../test/helpers/database.ts';
 import { sql } from './db.ts';
 import { loggerOptions, THROTTLE_WINDOW_MS } from './logger.ts';
 

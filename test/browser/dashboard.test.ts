@@ -7,6 +7,7 @@ import { createAccount, createApiKey } from '../../src/modules/accounts/index.ts
 import { DEVICE_COOKIE, SIGN_IN_LIMITS } from '../../src/modules/sessions/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import {
+  createBrightside,
   launchBrowser,
   newBrowserContext,
   signedInPage as openSignedInPage,
@@ -26,13 +27,7 @@ let accountId: string;
 beforeAll(async () => {
   t = await startTestApp();
   browser = await launchBrowser();
-  const account = await createAccount(t.app.deps, {
-    name: 'Brightside Cleaning Co.',
-    adminEmail: owner.email,
-    adminPassword: owner.password,
-    adminName: 'Dana Owner',
-  });
-  accountId = account.account_id;
+  accountId = await createBrightside(t, owner);
 });
 afterAll(async () => {
   await browser?.close();

@@ -5,13 +5,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApiKey } from '../../src/modules/accounts/index.ts';
+import { createApiKey } from '../../src/modules/accounts/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { newCustomer, newInvoice } from '../helpers/billing.ts';
-import { launchBrowser, signedInPage as openSignedInPage, screenshot } from '../helpers/browser.ts';
+import { createBrightside, launchBrowser, signedInPage as openSignedInPage, screenshot } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { bearerGet, postForm } from '../helpers/oauth.ts';
-import { openIsolatedDatabase, type Receiver, startReceiver } from '../helpers/webhooks.ts';
+import { type Receiver, startReceiver } from '../helpers/webhooks.ts';
 
 const INTEGRATIONS = '/dashboard/settings/integrations';
 const CALLBACK = 'https://planner.example.com/oauth/callback';
@@ -25,28 +25,18 @@ let t: TestApp;
 let browser: Browser;
 let receiver: Receiver;
 let accountId: string;
-let isolated: Awaited<ReturnType<typeof openIsolatedDatabase>>;
 const owner = { email: 'owner@integrations.example', password: 'correct horse battery staple' };
 
 beforeAll(async () => {
-  // A database of its own, so this file's delivery worker and other files' never share deliveries.
-  isolated = await openIsolatedDatabase();
-  t = await startTestApp({ database: isolated.database });
+  t = await startTestApp({ workers: false });
   browser = await launchBrowser();
   receiver = await startReceiver();
-  const account = await createAccount(t.app.deps, {
-    name: 'Brightside Cleaning Co.',
-    adminEmail: owner.email,
-    adminPassword: owner.password,
-    adminName: 'Dana Owner',
-  });
-  accountId = account.account_id;
+  accountId = await createBrightside(t, owner);
 });
 afterAll(async () => {
   await browser?.close();
   await receiver?.close();
   await t?.close();
-  await isolated?.drop();
 });
 
 function signedInPage(size: 'laptop' | 'phone' = 'laptop'): Promise<Page> {
@@ -73,13 +63,10 @@ describe('Integrations in a browser', { timeout: 120_000 }, () => {
 
     await page.getByRole('button', { name: 'Send Test' }).click();
     await page.getByText('A test event was queued').waitFor();
-    const row = page.locator('tbody tr').first();
-    const deadline = Date.now() + 15_000;
-    while (!(await row.innerText().catch(() => '')).includes('Succeeded')) {
-      if (Date.now() > deadline) throw new Error('the test delivery did not succeed in time');
-      await page.waitForTimeout(200);
-      await page.getByRole('link', { name: 'Refresh' }).click();
-    }
+    expect(await t.app.workers.deliveries.runOnce()).toBe(1);
+    await page.getByRole('link', { name: 'Refresh' }).click();
+    const row = page.locator('tbody tr', { hasText: 'Succeeded' }).first();
+    await row.waitFor();
     await expect(row.locator('[data-label="Response code"]').innerText()).resolves.toBe('200');
     await expect(row.innerText()).resolves.toContain('booking.created');
     const received = receiver.received.find((request) => request.path === '/fieldhand');

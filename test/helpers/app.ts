@@ -1,34 +1,24 @@
-// Starts the real application on a real database and an ephemeral port; tests talk HTTP to it.
-import fs from 'node:fs';
+// Starts the real application on a database of its own and an ephemeral port; tests talk HTTP to it.
 import pino from 'pino';
-import { inject } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
 import { type Clock, systemClock } from '../../src/core/clock.ts';
 import { type Config, loadConfig } from '../../src/core/config.ts';
-import { type Database, openDatabase } from '../../src/core/db.ts';
+import type { Database } from '../../src/core/db.ts';
 import type { Deps } from '../../src/core/deps.ts';
 import type { Environment } from '../../src/core/tenant.ts';
 import { buildDeps } from '../../src/deps.ts';
 import { createAccount, createApiKey } from '../../src/modules/accounts/index.ts';
 import { seedDemoEnvironment } from '../../src/modules/demo/index.ts';
+import { openTestDatabase, type TestDatabase } from './database.ts';
 import { type Api, apiClient } from './http.ts';
 
 export interface TestApp {
   url: string;
   app: App;
-  database: Database;
+  database: TestDatabase;
   clock: Clock;
   config: Config;
   close(): Promise<void>;
-}
-
-/** A database for one test file: the PGlite template, or the run's PostgreSQL database. */
-export async function openTestDatabase(): Promise<Database> {
-  const postgresUrl = inject('postgresUrl');
-  if (postgresUrl) return openDatabase({ databaseUrl: postgresUrl, poolSize: 10 });
-  const template = inject('pgliteTemplate');
-  if (!template) throw new Error('global setup provided no database');
-  return openDatabase({ loadDataDir: new Blob([fs.readFileSync(template)]) });
 }
 
 /** The settings every test server runs with, plus the test's own. */
@@ -57,13 +47,10 @@ export async function startTestApp(
   options: {
     clock?: Clock;
     env?: Record<string, string>;
-    database?: Database;
+    /** A database to share with other servers (the caller closes it); else one of its own. */
+    database?: TestDatabase;
+    /** Start the workers' loops (default); with false, tests make their passes by hand (`app.workers`). */
     workers?: boolean;
-    /**
-     * Also start the idempotency purge. Off by default: on PostgreSQL the test files share one
-     * database under clocks of their own, and one file's purge would take another's keys.
-     */
-    idempotencyPurge?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase());
@@ -71,7 +58,7 @@ export async function startTestApp(
   const clock = options.clock ?? systemClock;
   const app = await buildApp({ config, database, clock, logger: false });
   await app.server.listen({ port: 0, host: '127.0.0.1' });
-  if (options.workers !== false) app.startWorkers({ idempotencyPurge: options.idempotencyPurge ?? false });
+  if (options.workers !== false) app.startWorkers();
   const address = app.server.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
   const url = `http://127.0.0.1:${address.port}`;
@@ -86,6 +73,18 @@ export async function startTestApp(
       if (!options.database) await database.close();
     },
   };
+}
+
+/**
+ * A server and an account in it, for the tests of one file:
+ * `beforeAll(async () => { ({ t, acct } = await startWithAccount()); return t.close; })`.
+ */
+export async function startWithAccount(
+  options: Parameters<typeof startTestApp>[0] = {},
+  account: { demo?: boolean } = {},
+): Promise<{ t: TestApp; acct: TestAccount }> {
+  const t = await startTestApp(options);
+  return { t, acct: await createTestAccount(t, account) };
 }
 
 export interface TestAccount {

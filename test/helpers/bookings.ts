@@ -1,7 +1,9 @@
 // Factories for booking tests on the demo catalog: customers with an address in a zone,
 // configurations of each industry, and slots taken from the availability endpoint.
+
+import type { Clock } from '../../src/core/clock.ts';
 import { query, sql } from '../../src/core/db.ts';
-import type { TestAccount, TestApp } from './app.ts';
+import { startWithAccount, type TestAccount, type TestApp } from './app.ts';
 import type { Api } from './http.ts';
 
 let counter = 0;
@@ -40,6 +42,15 @@ export async function demoCatalog(api: Api): Promise<Catalog> {
     catalog.extras[industry] = Object.fromEntries(extras.data.map((e: { id: string; name: string }) => [e.name, e.id]));
   }
   return catalog;
+}
+
+/**
+ * A server on `clock` (workers off) with a demo account and its catalog's ids, for a file's
+ * `beforeAll`, which returns `t.close`.
+ */
+export async function startWithDemoCatalog(clock: Clock): Promise<{ t: TestApp; acct: TestAccount; catalog: Catalog }> {
+  const { t, acct } = await startWithAccount({ clock, workers: false }, { demo: true });
+  return { t, acct, catalog: await demoCatalog(acct.api) };
 }
 
 /** One configuration per configuration type. */

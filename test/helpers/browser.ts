@@ -1,12 +1,13 @@
 // Headless Chromium (Debian's package) driven by playwright-core, for the dashboard's
 // browser tests. CI installs chromium in .ci/run; locally: apt-get install -y chromium.
-import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { createAccount } from '../../src/modules/accounts/index.ts';
+import type { TestApp } from './app.ts';
+import { screenshotsDir } from './env.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../docs/screenshots');
 
 export function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
@@ -27,10 +28,6 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 let addressCounter = 0;
-// Test files may share one PostgreSQL database, and so the sign-in throttle's records: each
-// file's browsers come from a random /24 of their own (10.200-255.x, clear of the addresses the
-// HTTP tests use), so one file's lock-out cannot touch another file's sign-ins.
-const addressPrefix = `10.${randomInt(200, 256)}.${randomInt(0, 256)}`;
 
 /**
  * A fresh browser profile (no cookies) at a laptop or phone size. Each context signs in from
@@ -48,7 +45,7 @@ export async function newBrowserContext(
     deviceScaleFactor: size === 'phone' ? 2 : 1,
     isMobile: size === 'phone',
     hasTouch: size === 'phone',
-    extraHTTPHeaders: { 'x-forwarded-for': `${addressPrefix}.${addressCounter % 250}` },
+    extraHTTPHeaders: { 'x-forwarded-for': `10.200.0.${addressCounter % 250}` },
   });
   context.setDefaultTimeout(15_000);
   return context;
@@ -75,8 +72,20 @@ export async function signedInPage(
   return page;
 }
 
-/** Saves a screenshot for the README (docs/screenshots/<name>.png). */
+/** Saves a screenshot as <name>.png (in docs/screenshots for the README with `npm run screenshots`). */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+  const dir = screenshotsDir();
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
+/** The business the screenshots show, with `owner` as its admin; returns the account id. */
+export async function createBrightside(t: TestApp, owner: { email: string; password: string }): Promise<string> {
+  const account = await createAccount(t.app.deps, {
+    name: 'Brightside Cleaning Co.',
+    adminEmail: owner.email,
+    adminPassword: owner.password,
+    adminName: 'Dana Owner',
+  });
+  return account.account_id;
 }

@@ -4,12 +4,14 @@ import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import { type Database, query, type Sql, sql, textArray } from '../../src/core/db.ts';
 import { randomBase62 } from '../../src/core/ids.ts';
+import type { Tenant } from '../../src/core/tenant.ts';
 import { createAccount, createApiKey } from '../../src/modules/accounts/index.ts';
 import { seedDemoEnvironment } from '../../src/modules/demo/index.ts';
 import { createWebhook } from '../../src/modules/webhooks/index.ts';
 import { depsFor } from './app.ts';
 import { demoCatalog, slots, sofa, ZIPS } from './bookings.ts';
 import { type Api, type ApiResponse, apiClient } from './http.ts';
+import { type Receiver, waitFor } from './webhooks.ts';
 
 /** A name for one server's connections, so a test finds (and terminates) only those. */
 export function applicationName(label: string): string {
@@ -267,4 +269,34 @@ export function mostOfOneKindPer10s(lines: LogLine[]): number {
     }
   }
   return most;
+}
+
+/**
+ * Waits until every event of the tenant has reached the receiver (at least once) and every
+ * e-mail is sent. Real waiting: the server process's own workers do the work.
+ */
+export async function everythingQueuedGoesOut(
+  db: Sql,
+  tenant: Tenant,
+  receiver: Receiver,
+  { emailsWithinMs = 60_000, everyMs = 200 } = {},
+): Promise<void> {
+  const events = await query<{ id: string }>(db, sql`select id from events where account_id = ${tenant.accountId}`);
+  await waitFor(
+    () => {
+      const received = new Set(receiver.received.map((r) => r.headers['webhook-id']));
+      return events.every((event) => received.has(event.id));
+    },
+    { timeoutMs: 60_000, everyMs: 200, what: 'every event delivered' },
+  );
+  await waitFor(
+    async () => {
+      const [pending] = await query<{ n: number }>(
+        db,
+        sql`select count(*) as n from emails where account_id = ${tenant.accountId} and status <> 'sent'`,
+      );
+      return pending?.n === 0;
+    },
+    { timeoutMs: emailsWithinMs, everyMs, what: 'every e-mail sent' },
+  );
 }

@@ -1,40 +1,34 @@
 // Once per run: a migrated database template. On PGlite, a dumped data directory each test
-// file loads in under a second (initdb takes ~4 s); on PostgreSQL (TEST_DATABASE_URL), a
-// fresh database for this run, shared by the files (every test makes its own account).
+// database loads in under a second (initdb takes ~4 s); on PostgreSQL (TEST_DATABASE_URL), a
+// template database each test database is created from (`create database … template …`).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { testDatabaseUrl } from '../../src/core/config.ts';
-import { openDatabase, sql } from '../../src/core/db.ts';
+import { openDatabase } from '../../src/core/db.ts';
 import { migrate } from '../../src/core/migrate.ts';
+import { adminStatement, databaseUrl } from './database.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string | null;
-    postgresUrl: string | null;
+    /** The run's PostgreSQL server (its URL names the database to run `create database` from), and the template. */
+    postgres: { serverUrl: string; template: string } | null;
   }
 }
 
 export default async function setup(project: TestProject) {
-  const adminUrl = testDatabaseUrl();
-  if (adminUrl) {
-    const name = `fieldhand_test_${process.pid}_${Date.now()}`;
-    const admin = await openDatabase({ databaseUrl: adminUrl, poolSize: 1 });
-    await admin.sql.execute(sql.raw(`create database ${name}`));
-    await admin.close();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const db = await openDatabase({ databaseUrl: url.toString(), poolSize: 1 });
+  const serverUrl = testDatabaseUrl();
+  if (serverUrl) {
+    const template = `fieldhand_template_${process.pid}_${Date.now()}`;
+    await adminStatement(serverUrl, `create database ${template}`);
+    const db = await openDatabase({ databaseUrl: databaseUrl(serverUrl, template), poolSize: 1 });
     await migrate(db.sql);
     await db.close();
-    project.provide('postgresUrl', url.toString());
+    project.provide('postgres', { serverUrl, template });
     project.provide('pgliteTemplate', null);
-    return async () => {
-      const cleanup = await openDatabase({ databaseUrl: adminUrl, poolSize: 1 });
-      await cleanup.sql.execute(sql.raw(`drop database if exists ${name} with (force)`));
-      await cleanup.close();
-    };
+    return () => adminStatement(serverUrl, `drop database if exists ${template} with (force)`);
   }
   const db = await openDatabase({});
   await migrate(db.sql);
@@ -45,6 +39,6 @@ export default async function setup(project: TestProject) {
   const file = path.join(dir, 'template.tar');
   fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   project.provide('pgliteTemplate', file);
-  project.provide('postgresUrl', null);
+  project.provide('postgres', null);
   return () => fs.rmSync(dir, { recursive: true, force: true });
 }

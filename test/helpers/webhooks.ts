@@ -1,12 +1,7 @@
 // Helpers for the webhook tests: a local receiver (plain http on 127.0.0.1, allowed by
-// WEBHOOK_ALLOW_PRIVATE_URLS in tests), a database of one's own, and polling.
+// WEBHOOK_ALLOW_PRIVATE_URLS in tests), and polling.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { inject } from 'vitest';
-import { type Database, openDatabase, sql } from '../../src/core/db.ts';
-import { randomBase62 } from '../../src/core/ids.ts';
-import { migrate } from '../../src/core/migrate.ts';
-import { openTestDatabase } from './app.ts';
 
 export interface Received {
   headers: Record<string, string>;
@@ -78,40 +73,9 @@ export async function startReceiver(respond: Responder = () => ({ status: 200 })
 }
 
 /**
- * A database no other test file uses (on PostgreSQL, a new database on the run's server), for
- * tests that move a clock or run extra servers: their workers would otherwise claim other
- * files' deliveries, and other files' workers theirs.
+ * Polls `check` with real sleeps. Only for tests about real background behaviour (separate
+ * processes, LISTEN wake-ups, outages); the others drive the workers with `runOnce()`.
  */
-export async function openIsolatedDatabase(): Promise<{
-  database: Database;
-  url: string | null;
-  drop(): Promise<void>;
-}> {
-  const runUrl = inject('postgresUrl');
-  if (!runUrl) {
-    const database = await openTestDatabase();
-    return { database, url: null, drop: () => database.close() };
-  }
-  const name = `fieldhand_wh_${randomBase62(10).toLowerCase()}`;
-  const admin = await openDatabase({ databaseUrl: runUrl, poolSize: 1 });
-  await admin.sql.execute(sql.raw(`create database ${name}`));
-  await admin.close();
-  const url = new URL(runUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
-  await migrate(database.sql);
-  return {
-    database,
-    url: url.toString(),
-    drop: async () => {
-      await database.close();
-      const cleanup = await openDatabase({ databaseUrl: runUrl, poolSize: 1 });
-      await cleanup.sql.execute(sql.raw(`drop database if exists ${name} with (force)`));
-      await cleanup.close();
-    },
-  };
-}
-
 export async function waitFor<T>(
   check: () => T | undefined | false | Promise<T | undefined | false>,
   { timeoutMs = 10_000, everyMs = 20, what = 'condition' } = {},
@@ -123,9 +87,4 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
-}
-
-/** Wakes every delivery worker on this database (as a commit that queued attempts does). */
-export async function wakeWorkers(database: Database): Promise<void> {
-  await database.sql.execute(sql`select pg_notify('webhook_deliveries', '')`);
 }

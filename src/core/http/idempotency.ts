@@ -2,11 +2,12 @@
 // response per (account, environment, key) is kept for 24 hours and replayed; the same key
 // with another request is 422; the same key while the first is still running is 409.
 import { createHash } from 'node:crypto';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { query, queryOne, type Sql, sql } from '../db.ts';
+import type { Deps } from '../deps.ts';
 import { AppError } from '../errors.ts';
-import { type Loop, startLoop } from '../jobs.ts';
+import { loopWorker, type Worker } from '../jobs.ts';
 import type { Tenant } from '../tenant.ts';
 
 const KEEP_HOURS = 24;
@@ -146,7 +147,7 @@ const PURGE_BATCH = 1000;
  * many went. It spans every tenant: it is housekeeping, not a request. Keys locked by another
  * instance's purge are skipped (it is deleting them).
  */
-export async function purgeIdempotencyKeys(db: Sql, now: Date, batchSize = PURGE_BATCH): Promise<number> {
+async function purgeIdempotencyKeys(db: Sql, now: Date, batchSize: number): Promise<number> {
   let purged = 0;
   for (;;) {
     const deleted = await query(
@@ -164,20 +165,12 @@ export async function purgeIdempotencyKeys(db: Sql, now: Date, batchSize = PURGE
   }
 }
 
-/** The purge as a scheduled job: once at start, then hourly (CONTRACT §12). */
-export function idempotencyPurgeJob(ctx: { db: Sql; clock: Clock; log: FastifyBaseLogger }, everyMs = 60 * 60 * 1000) {
-  const runOnce = () => purgeIdempotencyKeys(ctx.db, ctx.clock.now());
-  return {
-    runOnce,
-    start: (): Loop =>
-      startLoop({
-        name: 'idempotency-purge',
-        everyMs,
-        log: ctx.log,
-        run: async () => {
-          await runOnce();
-          return false;
-        },
-      }),
-  };
+/** The purge as a worker: once at start, then hourly (CONTRACT §12). */
+export function idempotencyPurgeWorker(deps: Deps, { everyMs = 60 * 60 * 1000, batchSize = PURGE_BATCH } = {}): Worker {
+  return loopWorker({
+    name: 'idempotency-purge',
+    everyMs,
+    log: deps.log,
+    pass: async () => ({ done: await purgeIdempotencyKeys(deps.db, deps.clock.now(), batchSize), more: false }),
+  });
 }

@@ -8,5 +8,5 @@ export {
 export { invoiceRoutes } from './invoices.routes.ts';
 export type { InvoiceView } from './invoices.schemas.ts';
 export { bookingInvoices, getInvoice, listInvoices, markOverdueInvoices } from './invoices.service.ts';
-export { startOverdueInvoices } from './overdue.ts';
+export { overdueInvoicesWorker } from './overdue.ts';
 export { invoiceTotals, taxOn } from './totals.ts';
