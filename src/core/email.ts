@@ -1,12 +1,19 @@
 // E-mail goes through an outbox table, written in the caller's transaction. With SMTP_URL a
 // worker sends what is pending; without it the messages are kept for the dashboard to show.
+import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from './clock.ts';
 import { isDatabaseUnavailable, query, retryWhileUnavailable, type Sql, sql } from './db.ts';
-import type { Deps } from './deps.ts';
 import { newId } from './ids.ts';
 import { loopWorker, type PassResult, type Worker } from './jobs.ts';
 import type { Tenant } from './tenant.ts';
+
+/** What the outbox sender needs of deps (named here: core/deps.ts imports this module). */
+interface OutboxDeps {
+  db: Sql;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
 
 export interface EmailMessage {
   kind: string;
@@ -56,13 +63,13 @@ export class Mailer {
    * The worker sending the outbox (one per process; it does nothing without SMTP_URL). Its
    * `stop()` also closes the SMTP transport.
    */
-  outboxWorker(deps: Deps): Worker {
+  outboxWorker(deps: OutboxDeps): Worker {
     this.outbox ??= this.transport ? outboxSender(deps, this.transport, this.options.from) : idleWorker;
     return this.outbox;
   }
 }
 
-function outboxSender(deps: Deps, transport: Transporter, from: string): Worker {
+function outboxSender(deps: OutboxDeps, transport: Transporter, from: string): Worker {
   const sender = new OutboxSender(deps, transport, from);
   const loop = loopWorker({ name: 'email', everyMs: 5_000, log: deps.log, pass: () => sender.sendPending() });
   return {
@@ -81,7 +88,7 @@ class OutboxSender {
   private claimInDoubt: Date | undefined;
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: OutboxDeps,
     private readonly transport: Transporter,
     private readonly from: string,
   ) {}

@@ -3,8 +3,6 @@
 // and the cookies a sign-in sets. The rules themselves are in sessions.service.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
-import { formField } from '../../web/forms.ts';
-import { sendForbidden } from '../../web/page.ts';
 import { DEVICE_COOKIE, LOGIN_CSRF_COOKIE, readCookie, SESSION_COOKIE, setCookie } from './cookies.ts';
 import { DEVICE_MAX_MS } from './devices.ts';
 import {
@@ -15,7 +13,6 @@ import {
   SESSION_MAX_MS,
   type Session,
   sameCsrfToken,
-  verifyCsrf,
 } from './sessions.service.ts';
 
 declare module 'fastify' {
