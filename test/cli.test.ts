@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/core/db.ts';
 import { onPostgres, openTestDatabase, type TestDatabase } from './helpers/database.ts';
-import { freePort } from './helpers/processes.ts';
+import { freePort, outputOf } from './helpers/processes.ts';
 
 const BIN = path.resolve('bin/fieldhand.js');
 const dirs: string[] = [];
@@ -34,21 +34,11 @@ function databaseEnv(): Record<string, string> {
 }
 
 function run(args: string[], env: Record<string, string> = databaseEnv()) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      // vitest sets BASE_URL=/ for Vite; the CLI must see a user's environment
-      env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', BASE_URL: '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  const child = spawn(process.execPath, [BIN, ...args], {
+    // vitest sets BASE_URL=/ for Vite; the CLI must see a user's environment
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', BASE_URL: '', ...env },
   });
+  return outputOf(child);
 }
 
 describe('fieldhand CLI', () => {

@@ -2,32 +2,28 @@
 // backend it holds, again and again, under concurrent writes) never ends the process; the
 // requests that were using one answer 503 in the contract's shape, nothing acknowledged is lost,
 // and the server works again at once. Its log holds no SQL parameters or secrets.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
-import { onPostgres, openTestDatabase } from './helpers/database.ts';
+import { onPostgres } from './helpers/database.ts';
 import {
   applicationName,
   backendsOf,
   everythingQueuedGoesOut,
   expectNoSecrets,
   expectOnlyCleanFailures,
+  faultScene,
+  faultServerEnv,
   missingAcknowledged,
   mostOfOneKindPer10s,
   problemsBetween,
-  seedAccount,
   startWriters,
   terminateBackends,
   withApplicationName,
 } from './helpers/faults.ts';
-import { killServers, startServerProcess } from './helpers/processes.ts';
-import { startSmtpSink } from './helpers/smtp.ts';
-import { startReceiver, waitFor } from './helpers/webhooks.ts';
+import { cleanUpAfterAll, startServerProcess } from './helpers/processes.ts';
+import { waitFor } from './helpers/webhooks.ts';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  killServers();
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+const cleanups = cleanUpAfterAll();
 
 const ROUNDS = 5;
 
@@ -35,24 +31,11 @@ describe.skipIf(!onPostgres())(
   'pg_terminate_backend under write load (PostgreSQL only: PGlite has no server connections to drop)',
   () => {
     it('the process stays up, failures are 503 with Retry-After, every 2xx row exists, recovery is immediate', async () => {
-      const receiver = await startReceiver(() => ({ status: 200, delayMs: 20 }));
-      cleanups.push(() => receiver.close());
-      const smtp = await startSmtpSink();
-      cleanups.push(() => smtp.close());
-      const database = await openTestDatabase();
-      cleanups.push(() => database.close());
-      const db = database.sql;
-      const seeded = await seedAccount(database, `${receiver.url}/hook`);
+      const { receiver, smtp, database, db, seeded } = await faultScene(cleanups, { receiverDelayMs: 20 });
       const name = applicationName('terminate');
-      const server = await startServerProcess({
-        DATABASE_URL: withApplicationName(database.url ?? '', name),
-        DATABASE_POOL_SIZE: '8',
-        LOG_LEVEL: 'info',
-        RUN_WORKERS: 'true',
-        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-        RATE_LIMIT_MAX: '100000',
-        SMTP_URL: smtp.url,
-      });
+      const server = await startServerProcess(
+        faultServerEnv(withApplicationName(database.url ?? '', name), 8, smtp?.url),
+      );
       const writers = await startWriters(server.url, seeded.key);
 
       // terminate every backend of this server (pool, LISTEN) every 1.5 s under the load

@@ -4,7 +4,7 @@
 // requests, workers and LISTEN are back within 5 s and nothing queued is lost. Start-up waits for
 // the database for DATABASE_CONNECT_TIMEOUT_S, then gives up with one clear line.
 import { spawn } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
 import { onPostgres, openTestDatabase } from './helpers/database.ts';
 import {
@@ -13,26 +13,22 @@ import {
   everythingQueuedGoesOut,
   expectNoSecrets,
   expectOnlyCleanFailures,
+  faultScene,
+  faultServerEnv,
   missingAcknowledged,
   mostOfOneKindPer10s,
   parseLogs,
   problemsBetween,
-  seedAccount,
   startWriters,
   withApplicationName,
 } from './helpers/faults.ts';
 import { formClient } from './helpers/forms.ts';
 import { apiClient } from './helpers/http.ts';
-import { freePort, killServers, startServerProcess } from './helpers/processes.ts';
-import { startSmtpSink } from './helpers/smtp.ts';
+import { cleanUpAfterAll, freePort, outputOf, startServerProcess } from './helpers/processes.ts';
 import { startTcpProxy } from './helpers/tcp-proxy.ts';
-import { startReceiver, waitFor } from './helpers/webhooks.ts';
+import { waitFor } from './helpers/webhooks.ts';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  killServers();
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+const cleanups = cleanUpAfterAll();
 
 const OUTAGE_MS = 8_000;
 
@@ -53,26 +49,13 @@ describe.skipIf(!onPostgres())(
   'a database outage through a proxy (PostgreSQL only: the proxy stands in front of a PostgreSQL server)',
   () => {
     it('503 while down, /healthz 200; back within 5 s with workers and LISTEN; nothing queued is lost', async () => {
-      const receiver = await startReceiver(() => ({ status: 200, delayMs: 300 }));
-      cleanups.push(() => receiver.close());
-      const smtp = await startSmtpSink();
-      cleanups.push(() => smtp.close());
-      const database = await openTestDatabase();
-      cleanups.push(() => database.close());
-      const db = database.sql;
-      const seeded = await seedAccount(database, `${receiver.url}/hook`);
+      const { receiver, smtp, database, db, seeded } = await faultScene(cleanups, { receiverDelayMs: 300 });
       const proxy = await startTcpProxy(target(database.url ?? ''));
       cleanups.push(() => proxy.close());
       const name = applicationName('outage');
-      const server = await startServerProcess({
-        DATABASE_URL: throughProxy(database.url ?? '', proxy.port, name),
-        DATABASE_POOL_SIZE: '6',
-        LOG_LEVEL: 'info',
-        RUN_WORKERS: 'true',
-        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-        RATE_LIMIT_MAX: '100000',
-        SMTP_URL: smtp.url,
-      });
+      const server = await startServerProcess(
+        faultServerEnv(throughProxy(database.url ?? '', proxy.port, name), 6, smtp?.url),
+      );
       const api = apiClient(server.url, seeded.key);
       const browser = formClient(server.url);
       const signedIn = await browser.signIn(seeded.adminEmail, 'correct horse battery staple');
@@ -232,15 +215,7 @@ describe('serve when the database never answers', () => {
         DATABASE_CONNECT_TIMEOUT_S: '2',
       },
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, stdout, stderr } = await outputOf(child);
     expect(code).not.toBe(0);
     expect(stderr).toBe(`cannot reach the database at 127.0.0.1:${port}: connection refused\n`);
     const attempts = parseLogs(stdout.split('\n')).filter((line) => /database/.test(line.msg ?? ''));

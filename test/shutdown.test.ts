@@ -6,19 +6,22 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { query, sql, transaction } from '../src/core/db.ts';
-import { onPostgres, openTestDatabase } from './helpers/database.ts';
-import { applicationName, backendsOf, parseLogs, seedAccount, withApplicationName } from './helpers/faults.ts';
+import { onPostgres } from './helpers/database.ts';
+import {
+  applicationName,
+  backendsOf,
+  faultScene,
+  faultServerEnv,
+  parseLogs,
+  withApplicationName,
+} from './helpers/faults.ts';
 import { apiClient } from './helpers/http.ts';
-import { exited, freePort, killServers, startServerProcess } from './helpers/processes.ts';
-import { startReceiver, waitFor } from './helpers/webhooks.ts';
+import { cleanUpAfterAll, exited, freePort, startServerProcess } from './helpers/processes.ts';
+import { waitFor } from './helpers/webhooks.ts';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  killServers();
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+const cleanups = cleanUpAfterAll();
 
 interface RawResponse {
   status: number;
@@ -57,20 +60,9 @@ describe.skipIf(!onPostgres())(
   () => {
     it('answers later requests 503 with Request-Id and Connection: close; the request and delivery in flight finish', async () => {
       // deliveries take 3 s: one is in flight when the signal comes
-      const receiver = await startReceiver(() => ({ status: 200, delayMs: 3_000 }));
-      cleanups.push(() => receiver.close());
-      const database = await openTestDatabase();
-      cleanups.push(() => database.close());
-      const db = database.sql;
-      const seeded = await seedAccount(database, `${receiver.url}/hook`);
+      const { receiver, database, db, seeded } = await faultScene(cleanups, { receiverDelayMs: 3_000, smtp: false });
       const name = applicationName('sigterm');
-      const server = await startServerProcess({
-        DATABASE_URL: withApplicationName(database.url ?? '', name),
-        DATABASE_POOL_SIZE: '4',
-        LOG_LEVEL: 'info',
-        RUN_WORKERS: 'true',
-        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      });
+      const server = await startServerProcess(faultServerEnv(withApplicationName(database.url ?? '', name), 4));
       const api = apiClient(server.url, seeded.key);
       const created = await api.post('/v1/customers', {
         first_name: 'Sam',

@@ -3,23 +3,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Database, openDatabase, query, sql, transaction } from '../src/core/db.ts';
 import { migrate } from '../src/core/migrate.ts';
 import { createAccount, createApiKey } from '../src/modules/accounts/index.ts';
 import { createWebhook } from '../src/modules/webhooks/index.ts';
 import { depsFor } from './helpers/app.ts';
 import { onPostgres, openTestDatabase } from './helpers/database.ts';
-import { exited, killServers, startServerProcess } from './helpers/processes.ts';
+import { cleanUpAfterAll, exited, startServerProcess } from './helpers/processes.ts';
 import { type Receiver, startReceiver, waitFor } from './helpers/webhooks.ts';
 
 const EVENTS = 1_000;
-const cleanups: (() => Promise<void>)[] = [];
-
-afterAll(async () => {
-  killServers();
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+const cleanups = cleanUpAfterAll();
 
 function startServer(env: Record<string, string>) {
   return startServerProcess({ ...env, RUN_WORKERS: 'true', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });

@@ -10,8 +10,10 @@ import { seedDemoEnvironment } from '../../src/modules/demo/index.ts';
 import { createWebhook } from '../../src/modules/webhooks/index.ts';
 import { depsFor } from './app.ts';
 import { demoCatalog, slots, sofa, ZIPS } from './bookings.ts';
+import { openTestDatabase } from './database.ts';
 import { type Api, type ApiResponse, apiClient } from './http.ts';
-import { type Receiver, waitFor } from './webhooks.ts';
+import { startSmtpSink } from './smtp.ts';
+import { type Receiver, startReceiver, waitFor } from './webhooks.ts';
 
 /** A name for one server's connections, so a test finds (and terminates) only those. */
 export function applicationName(label: string): string {
@@ -64,6 +66,38 @@ export async function seedAccount(database: Database, webhookUrl: string) {
     events: ['*'],
   });
   return { tenant, key: key.key, webhookSecret: endpoint.secret, adminEmail };
+}
+
+/**
+ * What a fault test stands on: a webhook receiver answering 200 after `receiverDelayMs`, an
+ * SMTP sink (unless `smtp: false`), a database of its own and an account seeded on it. Each is
+ * closed with the file's `cleanups`.
+ */
+export async function faultScene(
+  cleanups: (() => Promise<void>)[],
+  options: { receiverDelayMs: number; smtp?: boolean },
+) {
+  const receiver = await startReceiver(() => ({ status: 200, delayMs: options.receiverDelayMs }));
+  cleanups.push(() => receiver.close());
+  const smtp = options.smtp === false ? undefined : await startSmtpSink();
+  if (smtp) cleanups.push(() => smtp.close());
+  const database = await openTestDatabase();
+  cleanups.push(() => database.close());
+  const seeded = await seedAccount(database, `${receiver.url}/hook`);
+  return { receiver, smtp, database, db: database.sql, seeded };
+}
+
+/** The settings of a server process under a fault test: workers on, logs at info. */
+export function faultServerEnv(databaseUrl: string, poolSize: number, smtpUrl?: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: String(poolSize),
+    LOG_LEVEL: 'info',
+    RUN_WORKERS: 'true',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    RATE_LIMIT_MAX: '100000',
+    ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}),
+  };
 }
 
 export interface Outcome {

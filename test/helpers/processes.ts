@@ -1,7 +1,8 @@
 // Real server processes (`node bin/fieldhand.js serve`) for the tests that need several
 // instances or a kill -9. Every process started here is SIGKILLed by killServers().
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import net from 'node:net';
+import { afterAll } from 'vitest';
 import { waitFor } from './webhooks.ts';
 
 export interface ServerProcess {
@@ -76,4 +77,32 @@ export function exited(child: ChildProcess): Promise<void> {
 /** For afterAll: kills whatever is still running. */
 export function killServers(): void {
   for (const child of children) child.kill('SIGKILL');
+}
+
+/**
+ * For a test file that starts server processes: returns the list its tests push their cleanups
+ * onto; after all its tests the processes are killed, then the cleanups run, last first.
+ */
+export function cleanUpAfterAll(): (() => Promise<void>)[] {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    killServers();
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+  return cleanups;
+}
+
+/** Waits for a process to end: its exit code and everything it printed. */
+export function outputOf(
+  child: ChildProcessWithoutNullStreams,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
