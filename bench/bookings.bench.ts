@@ -6,14 +6,13 @@ import { query, sql } from '../src/core/db.ts';
 import { localDate } from '../src/modules/availability/index.ts';
 import { exportCatalog, importCatalog } from '../src/modules/catalog/index.ts';
 import { seedDemoEnvironment } from '../src/modules/demo/index.ts';
-import { benchAccount, heading, load, startBenchServer } from './harness.ts';
+import { addChicago, TIMEZONE } from './chicago.ts';
+import { benchAccount, heading, load, loadPosts, startBenchServer } from './harness.ts';
 
 const STAFF = 25;
 const DAYS = 60;
 const CUSTOMERS = 200;
 const LISTED = 200_000;
-const TIMEZONE = 'America/Chicago';
-const HOURS = { open: '06:00', close: '22:00' };
 
 export default async function run(): Promise<void> {
   heading(
@@ -24,24 +23,7 @@ export default async function run(): Promise<void> {
     const account = await benchAccount(server, { demo: seedDemoEnvironment });
     const db = server.database.sql;
     const file = await exportCatalog(server.deps, account.tenant);
-    const everyDay = Object.fromEntries(
-      ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => [day, HOURS]),
-    );
-    file.zones.push({
-      name: 'Chicago',
-      timezone: TIMEZONE,
-      zips: ['60601'],
-      industries: ['junk-removal'],
-      hours: everyDay,
-      slot_interval_minutes: 60,
-      travel_buffer_minutes: 30,
-      lead_time_minutes: 120,
-      price_adjustment_percent: 12.5,
-      tax_rate: 10.25,
-    });
-    for (let i = 0; i < STAFF; i++) {
-      file.staff.push({ name: `Crew ${i + 1}`, zones: ['Chicago'], industries: ['junk-removal'], hours: everyDay });
-    }
+    addChicago(file, { zips: ['60601'], slotIntervalMinutes: 60, staff: STAFF });
     await importCatalog(server.deps, account.tenant, JSON.stringify(file));
     const headers = { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' };
     const api = async (method: string, path: string, body?: unknown) => {
@@ -79,30 +61,20 @@ export default async function run(): Promise<void> {
       for (const slot of day.available_slots) slots.push(slot.starts_at);
     }
     // consecutive requests go to different slots; each slot takes STAFF bookings
-    let n = 0;
-    const creation = await load('POST /v1/bookings (50 connections)', {
+    const creation = await loadPosts('POST /v1/bookings (50 connections)', {
       url: server.url,
       headers,
-      method: 'POST',
-      requests: [
-        {
-          setupRequest: (req) => {
-            const i = n++;
-            const customer = customers[i % customers.length]!;
-            return {
-              ...req,
-              path: '/v1/bookings',
-              body: JSON.stringify({
-                customer_id: customer.id,
-                address_id: customer.address,
-                industry: 'junk-removal',
-                configuration,
-                scheduled_at: slots[i % slots.length],
-              }),
-            };
-          },
-        },
-      ],
+      path: '/v1/bookings',
+      body: (i) => {
+        const customer = customers[i % customers.length]!;
+        return {
+          customer_id: customer.id,
+          address_id: customer.address,
+          industry: 'junk-removal',
+          configuration,
+          scheduled_at: slots[i % slots.length],
+        };
+      },
     });
     const [made] = await query<{ bookings: number; overlaps: number }>(
       db,

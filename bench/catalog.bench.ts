@@ -5,12 +5,11 @@ import { query, sql } from '../src/core/db.ts';
 import { localDate } from '../src/modules/availability/index.ts';
 import { blockCrewTime, exportCatalog, importCatalog } from '../src/modules/catalog/index.ts';
 import { seedDemoEnvironment } from '../src/modules/demo/index.ts';
+import { addChicago, TIMEZONE } from './chicago.ts';
 import { benchAccount, heading, load, startBenchServer, startCeilingServer } from './harness.ts';
 
 const STAFF = 25;
 const BLOCKS_PER_STAFF = 16;
-const TIMEZONE = 'America/Chicago';
-const HOURS = { open: '06:00', close: '22:00' };
 
 export default async function run(): Promise<void> {
   heading(
@@ -21,30 +20,7 @@ export default async function run(): Promise<void> {
     const account = await benchAccount(server, { demo: seedDemoEnvironment });
     const db = server.database.sql;
     const file = await exportCatalog(server.deps, account.tenant);
-    const everyDay = {
-      monday: HOURS,
-      tuesday: HOURS,
-      wednesday: HOURS,
-      thursday: HOURS,
-      friday: HOURS,
-      saturday: HOURS,
-      sunday: HOURS,
-    };
-    file.zones.push({
-      name: 'Chicago',
-      timezone: TIMEZONE,
-      zips: ['60601', '60602', '60603', '60604', '60605'],
-      industries: ['junk-removal'],
-      hours: everyDay,
-      slot_interval_minutes: 30,
-      travel_buffer_minutes: 30,
-      lead_time_minutes: 120,
-      price_adjustment_percent: 12.5,
-      tax_rate: 10.25,
-    });
-    for (let i = 0; i < STAFF; i++) {
-      file.staff.push({ name: `Crew ${i + 1}`, zones: ['Chicago'], industries: ['junk-removal'], hours: everyDay });
-    }
+    addChicago(file, { zips: ['60601', '60602', '60603', '60604', '60605'], slotIntervalMinutes: 30, staff: STAFF });
     const junk = file.industries.find((industry) => industry.slug === 'junk-removal')!;
     junk.extras.push(
       {

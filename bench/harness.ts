@@ -183,6 +183,20 @@ export async function load(name: string, options: Partial<LoadOptions> & { url: 
   return figures;
 }
 
+/** POSTs to `path` under load (see `load`); the i-th request sends `body(i)`. */
+export function loadPosts(
+  name: string,
+  options: { url: string; headers: Record<string, string>; path: string; body: (i: number) => unknown },
+): Promise<LoadResult> {
+  let n = 0;
+  return load(name, {
+    url: options.url,
+    headers: options.headers,
+    method: 'POST',
+    requests: [{ setupRequest: (req) => ({ ...req, path: options.path, body: JSON.stringify(options.body(n++)) }) }],
+  });
+}
+
 export function heading(text: string): void {
   console.log(`\n== ${text}`);
 }

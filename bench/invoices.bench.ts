@@ -2,7 +2,7 @@
 // connections on PostgreSQL. Targets: >= 300 invoices/s, p99 < 50 ms. Every invoice of the
 // account takes the same numbering lock, so this measures the serialised part too.
 import { query, sql } from '../src/core/db.ts';
-import { benchAccount, heading, load, startBenchServer } from './harness.ts';
+import { benchAccount, heading, loadPosts, startBenchServer } from './harness.ts';
 
 const CUSTOMERS = 200;
 
@@ -33,25 +33,16 @@ export default async function run(): Promise<void> {
       { description: 'Inside fridge', quantity: 2, unit_price: 2500 },
       { description: 'Travel', quantity: 1, unit_price: 1500 },
     ];
-    let n = 0;
-    const result = await load('POST /v1/invoices (3 items, auto_charge)', {
+    const result = await loadPosts('POST /v1/invoices (3 items, auto_charge)', {
       url: server.url,
       headers,
-      method: 'POST',
-      requests: [
-        {
-          setupRequest: (req) => ({
-            ...req,
-            path: '/v1/invoices',
-            body: JSON.stringify({
-              customer_id: customers[n++ % customers.length],
-              line_items: lineItems,
-              tax_rate: 8.875,
-              auto_charge: true,
-            }),
-          }),
-        },
-      ],
+      path: '/v1/invoices',
+      body: (i) => ({
+        customer_id: customers[i % customers.length],
+        line_items: lineItems,
+        tax_rate: 8.875,
+        auto_charge: true,
+      }),
     });
     // checks the run did what it claims: every invoice numbered and paid
     const [counts] = await query<{ invoices: number; paid: number; numbers: number }>(

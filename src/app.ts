@@ -22,12 +22,19 @@ import { loggerOptions } from './core/logger.ts';
 import type { PaymentProcessors } from './core/payments.ts';
 import { buildDeps } from './deps.ts';
 import { apiKeyResolver } from './modules/accounts/index.ts';
-import { bookingRoutes, customerHasOpenBookings } from './modules/bookings/index.ts';
-import { catalogRoutes } from './modules/catalog/index.ts';
+import { bookingRoutes, bookingsHeldBy, customerHasOpenBookings } from './modules/bookings/index.ts';
+import {
+  catalogRoutes,
+  couponRoutes,
+  industryRoutes,
+  settingsRoutes,
+  staffRoutes,
+  zoneRoutes,
+} from './modules/catalog/index.ts';
 import { customerRoutes } from './modules/customers/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
-import { invoiceRoutes, overdueInvoicesWorker } from './modules/invoices/index.ts';
+import { invoiceRoutes, issuedInvoiceIds, overdueInvoicesWorker } from './modules/invoices/index.ts';
 import { accessTokenResolver, oauthRoutes } from './modules/oauth/index.ts';
 import { paymentMethodRoutes } from './modules/payments/index.ts';
 import { decorateSessionLookup, sessionRoutes } from './modules/sessions/index.ts';
@@ -132,6 +139,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   sessionRoutes(server, deps);
   customerRoutes(server, deps, { hasOpenBookings: customerHasOpenBookings });
   catalogRoutes(server, deps);
+  industryRoutes(server, deps);
+  couponRoutes(server, deps);
+  settingsRoutes(server, deps, { issuedInvoices: issuedInvoiceIds });
+  zoneRoutes(server, deps, { heldBookings: bookingsHeldBy });
+  staffRoutes(server, deps, { heldBookings: bookingsHeldBy });
   bookingRoutes(server, deps);
   oauthRoutes(server, deps);
   dashboardRoutes(server, deps);

@@ -19,6 +19,8 @@ Commands:
   serve                                   run the server (what npm start runs)
   migrate                                 apply database migrations
   accounts create --name NAME --admin-email E --admin-password P [--demo]
+  accounts list                           every account's id, name and admins
+  users reset-password --email E [--password P]   (no --password: a new random one, shown once)
   api-keys create --account ID --env test|live [--name N]
   api-keys revoke --id ID
   catalog export --account ID --env test|live [FILE]   (no FILE: print the catalog)

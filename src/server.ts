@@ -41,6 +41,7 @@ export async function serve(config: Config = loadConfig()): Promise<void> {
       'Fieldhand is running with a new demo account (embedded database in ' + config.dataDir + ').',
       `  Dashboard:     ${config.baseUrl}/dashboard/login`,
       `  Admin login:   ${firstRun.email} / ${firstRun.password}`,
+      `  Account id:    ${firstRun.accountId} (for the CLI's --account)`,
       `  Test API key:  ${firstRun.testKey}`,
       `  API docs:      ${config.baseUrl}/docs`,
       `  Try it:        curl -H "Authorization: Bearer ${firstRun.testKey}" ${config.baseUrl}/v1/customers`,

@@ -2,36 +2,15 @@
 // the same race across two server processes on one PostgreSQL, and a property test over random
 // create / reschedule / cancel sequences.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../src/core/clock.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
-import type { TestAccount, TestApp } from './helpers/app.ts';
-import {
-  book,
-  type Catalog,
-  countsAndRecount,
-  customerWithAddress,
-  overlaps,
-  slotAt,
-  sofa,
-  startWithDemoCatalog,
-  statsAndRecount,
-} from './helpers/bookings.ts';
+import { book, mondayInNewYork, slotAt } from './helpers/bookings.ts';
 import { onPostgres } from './helpers/database.ts';
 import { type Api, apiClient } from './helpers/http.ts';
 import { killServers, startServerProcess } from './helpers/processes.ts';
 
-// Monday 2026-06-01, 08:00 in New York. On Mondays exactly two Manhattan crew members do junk
-// removal (Maria Lopez and Dmitri Petrov).
-const clock = new ManualClock('2026-06-01T12:00:00Z');
-let t: TestApp, acct: TestAccount, catalog: Catalog;
-beforeAll(async () => {
-  ({ t, acct, catalog } = await startWithDemoCatalog(clock));
-});
-afterAll(async () => {
-  killServers();
-  await t.close();
-});
+const scene = mondayInNewYork();
+afterAll(killServers);
 
 /** 40 creates for one slot at once, each by another customer; returns the responses. */
 async function race(apis: Api[], scheduledAt: string, customers: { id: string; addressId: string }[]) {
@@ -41,7 +20,7 @@ async function race(apis: Api[], scheduledAt: string, customers: { id: string; a
         customer_id: customer.id,
         address_id: customer.addressId,
         industry: 'junk-removal',
-        configuration: sofa(catalog),
+        configuration: scene.sofa(),
         scheduled_at: scheduledAt,
       }),
     ),
@@ -56,33 +35,33 @@ async function expectTwoWinners(results: { status: number; body: any }[], schedu
   expect(lost.map((res) => `${res.status} ${res.body.error?.code}`)).toEqual(
     Array(results.length - 2).fill('409 slot_unavailable'),
   );
-  expect(await overlaps(t, acct)).toEqual([]);
+  expect(await scene.overlaps()).toEqual([]);
   const [held] = await query<{ bookings: number; blocks: number }>(
-    t.database.sql,
-    sql`select (select count(*)::int from bookings where account_id = ${acct.accountId} and scheduled_at = ${scheduledAt}) as bookings,
-               (select count(*)::int from staff_time_blocks where account_id = ${acct.accountId} and lower(during) = ${scheduledAt}) as blocks`,
+    scene.t.database.sql,
+    sql`select (select count(*)::int from bookings where account_id = ${scene.acct.accountId} and scheduled_at = ${scheduledAt}) as bookings,
+               (select count(*)::int from staff_time_blocks where account_id = ${scene.acct.accountId} and lower(during) = ${scheduledAt}) as blocks`,
   );
   expect(held).toEqual({ bookings: 2, blocks: 2 });
 }
 
 describe('no double-booking', () => {
   it('40 parallel creates for a slot two crew members can serve: exactly two succeed', async () => {
-    const customers = await Promise.all(Array.from({ length: 40 }, () => customerWithAddress(acct.api)));
-    const scheduledAt = await slotAt(acct.api, 'junk-removal', '2026-06-08', '10:00', 20);
-    await expectTwoWinners(await race([acct.api], scheduledAt, customers), scheduledAt);
+    const customers = await Promise.all(Array.from({ length: 40 }, () => scene.customer()));
+    const scheduledAt = await scene.slotAt('junk-removal', '2026-06-08', '10:00', 20);
+    await expectTwoWinners(await race([scene.acct.api], scheduledAt, customers), scheduledAt);
   });
 
   it.skipIf(!onPostgres())(
     'the same race across two server processes on one PostgreSQL',
     async () => {
-      const env = { DATABASE_URL: t.database.url ?? '' };
+      const env = { DATABASE_URL: scene.t.database.url ?? '' };
       const servers = await Promise.all([startServer(env), startServer(env)]);
-      const apis = servers.map((server) => apiClient(server.url, acct.testKey));
+      const apis = servers.map((server) => apiClient(server.url, scene.acct.testKey));
       // the servers run on the real clock: a Monday at least three days ahead
       const day = new Date(Date.now() + 3 * 86_400_000);
       while (day.getUTCDay() !== 1) day.setUTCDate(day.getUTCDate() + 1);
       const date = day.toISOString().slice(0, 10);
-      const customers = await Promise.all(Array.from({ length: 40 }, () => customerWithAddress(acct.api)));
+      const customers = await Promise.all(Array.from({ length: 40 }, () => scene.customer()));
       const scheduledAt = await slotAt(apis[0] as Api, 'junk-removal', date, '10:00', 20);
       const results = await race(apis, scheduledAt, customers);
       await expectTwoWinners(results, scheduledAt);
@@ -125,9 +104,9 @@ describe('property: random create, reschedule and cancel', () => {
           week += 1;
           const date = new Date(Date.UTC(2026, 5, 15 + 7 * week)).toISOString().slice(0, 10);
           const customers: { id: string; addressId: string }[] = [];
-          for (let i = 0; i < 3; i++) customers.push(await customerWithAddress(acct.api));
+          for (let i = 0; i < 3; i++) customers.push(await scene.customer());
           const startsAt = new Map<string, string>();
-          for (const time of TIMES) startsAt.set(time, await slotAt(acct.api, 'junk-removal', date, time, 20));
+          for (const time of TIMES) startsAt.set(time, await scene.slotAt('junk-removal', date, time, 20));
           const booked: string[] = [];
           for (const batch of batches) {
             // the operations of a batch run at the same time
@@ -135,11 +114,11 @@ describe('property: random create, reschedule and cancel', () => {
               batch.map(async (step) => {
                 if (step.kind === 'create') {
                   const customer = customers[step.customer]!;
-                  const res = await book(acct.api, {
+                  const res = await scene.book({
                     customer_id: customer.id,
                     address_id: customer.addressId,
                     industry: 'junk-removal',
-                    configuration: sofa(catalog),
+                    configuration: scene.sofa(),
                     scheduled_at: startsAt.get(TIMES[step.time]!),
                   });
                   if (res.status === 201) booked.push(res.body.id);
@@ -148,8 +127,8 @@ describe('property: random create, reschedule and cancel', () => {
                 const id = booked[step.booking % Math.max(1, booked.length)];
                 if (!id) return { status: 200, body: null };
                 return step.kind === 'reschedule'
-                  ? acct.api.patch(`/v1/bookings/${id}`, { scheduled_at: startsAt.get(TIMES[step.time]!) })
-                  : acct.api.post(`/v1/bookings/${id}/cancel`);
+                  ? scene.acct.api.patch(`/v1/bookings/${id}`, { scheduled_at: startsAt.get(TIMES[step.time]!) })
+                  : scene.acct.api.post(`/v1/bookings/${id}/cancel`);
               }),
             );
             for (const res of results) {
@@ -159,10 +138,10 @@ describe('property: random create, reschedule and cancel', () => {
               }
             }
           }
-          expect(await overlaps(t, acct)).toEqual([]);
+          expect(await scene.overlaps()).toEqual([]);
           // every live booking holds exactly its crew's time; cancelled ones hold none
           const held = await query<{ id: string; status: string; blocks: number; crew: string[]; staff: string[] }>(
-            t.database.sql,
+            scene.t.database.sql,
             sql`select b.id, b.status, b.assigned_crew as crew,
                      (select count(*)::int from staff_time_blocks s where s.booking_id = b.id) as blocks,
                      coalesce((select array_agg(s.staff_id) from staff_time_blocks s where s.booking_id = b.id), '{}') as staff
@@ -173,10 +152,10 @@ describe('property: random create, reschedule and cancel', () => {
             else expect(row.staff).toEqual(row.crew);
           }
           for (const customer of customers) {
-            const { stored, counted } = await statsAndRecount(t, customer.id);
+            const { stored, counted } = await scene.statsAndRecount(customer.id);
             expect(stored).toEqual(counted);
           }
-          const counts = await countsAndRecount(t, acct);
+          const counts = await scene.countsAndRecount();
           expect(counts.stored).toEqual(counts.counted);
         },
       ),

@@ -1,33 +1,14 @@
 // Scheduling guarantees over HTTP: availability sees bookings, reschedules re-check and keep the
 // crew, cancellation fees under the policy, and recurring occurrences.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../src/core/clock.ts';
+import { describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
 import { blockCrewTime } from '../src/modules/catalog/index.ts';
-import type { TestAccount, TestApp } from './helpers/app.ts';
 import { addCard } from './helpers/billing.ts';
-import {
-  book,
-  type Catalog,
-  countsAndRecount,
-  customerWithAddress,
-  overlaps,
-  slotAt,
-  slots,
-  sofa,
-  startWithDemoCatalog,
-  statsAndRecount,
-} from './helpers/bookings.ts';
+import { MONDAY_8AM_NEW_YORK, mondayInNewYork } from './helpers/bookings.ts';
 
-// Monday 2026-06-01, 08:00 in New York. On Mondays exactly two Manhattan crew members do junk
-// removal (Maria Lopez and Dmitri Petrov; James Carter is off).
-const START = '2026-06-01T12:00:00Z';
-const clock = new ManualClock(START);
-let t: TestApp, acct: TestAccount, catalog: Catalog;
-beforeAll(async () => {
-  ({ t, acct, catalog } = await startWithDemoCatalog(clock));
-  return t.close;
-});
+const scene = mondayInNewYork();
+const { clock } = scene;
+const START = MONDAY_8AM_NEW_YORK;
 
 async function sofaAt(
   date: string,
@@ -35,23 +16,23 @@ async function sofaAt(
   frequency = 'one-time',
   customer?: { id: string; addressId: string },
 ) {
-  const who = customer ?? (await customerWithAddress(acct.api));
-  const res = await book(acct.api, {
+  const who = customer ?? (await scene.customer());
+  const res = await scene.book({
     customer_id: who.id,
     address_id: who.addressId,
     industry: 'junk-removal',
-    configuration: sofa(catalog, frequency),
-    scheduled_at: await slotAt(acct.api, 'junk-removal', date, time, 20),
+    configuration: scene.sofa(frequency),
+    scheduled_at: await scene.slotAt('junk-removal', date, time, 20),
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
 
-const starts = async (date: string) => (await slots(acct.api, 'junk-removal', date, 20)).map((s) => s.start);
+const starts = async (date: string) => (await scene.slots('junk-removal', date, 20)).map((s) => s.start);
 
 async function blocksOf(bookingId: string) {
   return query<{ staff_id: string; lower: string }>(
-    t.database.sql,
+    scene.t.database.sql,
     sql`select staff_id, lower(during)::text as lower from staff_time_blocks where booking_id = ${bookingId}`,
   );
 }
@@ -67,17 +48,17 @@ describe('availability reflects bookings', () => {
     // 10:00-10:20 plus the 30 min buffer: 09:00 (ends 09:50) and 11:00 are still free
     expect(after).not.toContain('10:00');
     expect(after).toEqual(expect.arrayContaining(['09:00', '11:00']));
-    const third = await book(acct.api, {
+    const third = await scene.book({
       customer_id: first.customer.id,
       address_id: first.address.id,
       industry: 'junk-removal',
-      configuration: sofa(catalog),
+      configuration: scene.sofa(),
       scheduled_at: first.scheduled_at,
     });
     expect(third.status).toBe(409);
     expect(third.body.error.code).toBe('slot_unavailable');
     // cancelling frees the crew's time
-    await acct.api.post(`/v1/bookings/${first.id}/cancel`);
+    await scene.acct.api.post(`/v1/bookings/${first.id}/cancel`);
     expect(await starts('2026-06-08')).toContain('10:00');
     expect(await blocksOf(first.id)).toEqual([]);
   });
@@ -90,10 +71,10 @@ describe('reschedule', () => {
     const moving = await sofaAt('2026-06-15', '14:00');
     const blocksBefore = await blocksOf(moving.id);
     clock.advance(1000);
-    const res = await acct.api.patch(`/v1/bookings/${moving.id}`, { scheduled_at: '2026-06-15T14:00:00.000Z' });
+    const res = await scene.acct.api.patch(`/v1/bookings/${moving.id}`, { scheduled_at: '2026-06-15T14:00:00.000Z' });
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'slot_unavailable', param: 'scheduled_at' });
-    const after = (await acct.api.get(`/v1/bookings/${moving.id}`)).body;
+    const after = (await scene.acct.api.get(`/v1/bookings/${moving.id}`)).body;
     expect(after).toEqual(moving);
     expect(await blocksOf(moving.id)).toEqual(blocksBefore);
   });
@@ -102,8 +83,8 @@ describe('reschedule', () => {
     const booking = await sofaAt('2026-06-22', '09:00');
     const [crew] = booking.assigned_crew;
     clock.advance(1000);
-    const newTime = await slotAt(acct.api, 'junk-removal', '2026-06-22', '15:00', 20);
-    const res = await acct.api.patch(`/v1/bookings/${booking.id}`, { scheduled_at: newTime });
+    const newTime = await scene.slotAt('junk-removal', '2026-06-22', '15:00', 20);
+    const res = await scene.acct.api.patch(`/v1/bookings/${booking.id}`, { scheduled_at: newTime });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ scheduled_at: newTime, assigned_crew: [crew], status: 'confirmed' });
     expect(res.body.timeline.at(-1)).toMatchObject({
@@ -120,28 +101,28 @@ describe('reschedule', () => {
 
     // a bigger job at the same time re-prices and still fits
     clock.advance(1000);
-    const bigger = await acct.api.patch(`/v1/bookings/${booking.id}`, {
-      configuration: { items: [{ product_id: catalog.products['junk-removal']!.Sofa!, quantity: 3 }] },
+    const bigger = await scene.acct.api.patch(`/v1/bookings/${booking.id}`, {
+      configuration: { items: [{ product_id: scene.catalog.products['junk-removal']!.Sofa!, quantity: 3 }] },
     });
     expect(bigger.status).toBe(200);
     expect(bigger.body.estimated_duration).toBe(60);
     expect(bigger.body.pricing.base_price).toBe(3 * 8900);
     const events = await query<{ type: string }>(
-      t.database.sql,
+      scene.t.database.sql,
       sql`select type from events where payload->'data'->'object'->>'id' = ${booking.id} order by created_at, id`,
     );
     expect(events.map((e) => e.type)).toEqual(['booking.created', 'booking.rescheduled', 'booking.updated']);
-    expect(await overlaps(t, acct)).toEqual([]);
+    expect(await scene.overlaps()).toEqual([]);
   });
 
   it('refuses a slot the new duration does not fit', async () => {
     const booking = await sofaAt('2026-06-23', '17:00');
     // 17:00 + 80 min passes closing at 18:00
-    const res = await acct.api.patch(`/v1/bookings/${booking.id}`, {
-      configuration: { items: [{ product_id: catalog.products['junk-removal']!.Sofa!, quantity: 4 }] },
+    const res = await scene.acct.api.patch(`/v1/bookings/${booking.id}`, {
+      configuration: { items: [{ product_id: scene.catalog.products['junk-removal']!.Sofa!, quantity: 4 }] },
     });
     expect(res.status).toBe(409);
-    expect((await acct.api.get(`/v1/bookings/${booking.id}`)).body.estimated_duration).toBe(20);
+    expect((await scene.acct.api.get(`/v1/bookings/${booking.id}`)).body.estimated_duration).toBe(20);
   });
 });
 
@@ -151,7 +132,7 @@ describe('cancellation', () => {
     const early = await sofaAt('2026-06-24', '10:00');
     const late = await sofaAt('2026-06-24', '11:00');
     const running = await sofaAt('2026-06-24', '12:00');
-    const free = await acct.api.post(`/v1/bookings/${early.id}/cancel`, { reason: 'Changed plans' });
+    const free = await scene.acct.api.post(`/v1/bookings/${early.id}/cancel`, { reason: 'Changed plans' });
     expect(free.status).toBe(200);
     expect(free.body).toMatchObject({
       status: 'cancelled',
@@ -165,27 +146,27 @@ describe('cancellation', () => {
     });
 
     clock.set('2026-06-24T05:00:00Z'); // 10 h before 11:00 in New York
-    const fee = await acct.api.post(`/v1/bookings/${late.id}/cancel`, { notify_customer: true });
+    const fee = await scene.acct.api.post(`/v1/bookings/${late.id}/cancel`, { notify_customer: true });
     const half = Math.round(late.pricing.total / 2);
     expect(fee.body.cancellation.fee).toMatchObject({ amount: half, policy: 'late_cancellation' });
     expect(fee.body.invoices).toEqual([
       { id: fee.body.cancellation.fee.invoice_id, number: expect.any(String), status: 'pending', total: half },
     ]);
-    const invoice = (await acct.api.get(`/v1/invoices/${fee.body.cancellation.fee.invoice_id}`)).body;
+    const invoice = (await scene.acct.api.get(`/v1/invoices/${fee.body.cancellation.fee.invoice_id}`)).body;
     expect(invoice).toMatchObject({ booking_id: late.id, status: 'pending', total: half });
     const mail = await query<{ to_address: string; kind: string; text_body: string }>(
-      t.database.sql,
-      sql`select to_address, kind, text_body from emails where account_id = ${acct.accountId} and kind = 'booking_cancelled'`,
+      scene.t.database.sql,
+      sql`select to_address, kind, text_body from emails where account_id = ${scene.acct.accountId} and kind = 'booking_cancelled'`,
     );
     expect(mail).toEqual([
       { to_address: late.customer.email, kind: 'booking_cancelled', text_body: expect.any(String) },
     ]);
 
-    await acct.api.post(`/v1/bookings/${running.id}/start`);
-    const full = await acct.api.post(`/v1/bookings/${running.id}/cancel`);
+    await scene.acct.api.post(`/v1/bookings/${running.id}/start`);
+    const full = await scene.acct.api.post(`/v1/bookings/${running.id}/cancel`);
     expect(full.body.cancellation.fee).toMatchObject({ amount: running.pricing.total, policy: 'in_progress' });
     for (const booking of [early, late, running]) {
-      const { stored, counted } = await statsAndRecount(t, booking.customer.id);
+      const { stored, counted } = await scene.statsAndRecount(booking.customer.id);
       expect(stored).toEqual(counted);
       expect(stored.total_bookings).toBe(0);
     }
@@ -196,16 +177,16 @@ describe('cancellation', () => {
 describe('recurring service', () => {
   it('completing an occurrence books the next one at the same local time', async () => {
     clock.set(START);
-    const customer = await customerWithAddress(acct.api);
-    await addCard(acct.api, customer.id);
+    const customer = await scene.customer();
+    await addCard(scene.acct.api, customer.id);
     const first = await sofaAt('2026-06-29', '10:00', 'weekly', customer);
     expect(first.subscription).toMatchObject({ frequency: 'weekly', status: 'active' });
-    expect((await acct.api.get(`/v1/customers/${customer.id}`)).body.stats.active_subscription).toBe(true);
+    expect((await scene.acct.api.get(`/v1/customers/${customer.id}`)).body.stats.active_subscription).toBe(true);
     clock.advance(1000);
-    const done = await acct.api.post(`/v1/bookings/${first.id}/complete`);
+    const done = await scene.acct.api.post(`/v1/bookings/${first.id}/complete`);
     expect(done.status).toBe(200);
     expect(done.body.invoices[0]).toMatchObject({ status: 'paid', total: first.pricing.total });
-    const list = (await acct.api.get(`/v1/customers/${customer.id}/bookings?status=confirmed`)).body.data;
+    const list = (await scene.acct.api.get(`/v1/customers/${customer.id}/bookings?status=confirmed`)).body.data;
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({
       subscription_id: first.subscription_id,
@@ -214,56 +195,56 @@ describe('recurring service', () => {
       service: first.service,
       coupon_code: null,
     });
-    const { stored, counted } = await statsAndRecount(t, customer.id);
+    const { stored, counted } = await scene.statsAndRecount(customer.id);
     expect(stored).toEqual(counted);
     expect(stored).toMatchObject({ total_bookings: 2, active_subscription: true });
   });
 
   it('takes the nearest free slot that day, else marks the subscription needs_attention', async () => {
     clock.set(START);
-    const customer = await customerWithAddress(acct.api);
+    const customer = await scene.customer();
     const first = await sofaAt('2026-06-30', '10:00', 'bi-weekly', customer);
     // two weeks on, 10:00 is taken by all three Tuesday crew members
     for (let i = 0; i < 3; i++) await sofaAt('2026-07-14', '10:00');
-    await acct.api.post(`/v1/bookings/${first.id}/complete`);
-    const [next] = (await acct.api.get(`/v1/customers/${customer.id}/bookings?status=confirmed`)).body.data;
+    await scene.acct.api.post(`/v1/bookings/${first.id}/complete`);
+    const [next] = (await scene.acct.api.get(`/v1/customers/${customer.id}/bookings?status=confirmed`)).body.data;
     // 09:00 (busy until 09:50) and 11:00 are equally near: the earlier one
     expect(next.scheduled_at).toBe('2026-07-14T13:00:00.000Z');
 
     // the occurrence after that: block every crew member all day
     const crew = await query<{ id: string }>(
-      t.database.sql,
-      sql`select s.id from staff s where s.account_id = ${acct.accountId} and s.environment = 'test'`,
+      scene.t.database.sql,
+      sql`select s.id from staff s where s.account_id = ${scene.acct.accountId} and s.environment = 'test'`,
     );
     for (const member of crew) {
-      await blockCrewTime(t.app.deps, acct.tenant(), {
+      await blockCrewTime(scene.t.app.deps, scene.acct.tenant(), {
         staffId: member.id,
         bookingId: null,
         start: new Date('2026-07-28T04:00:00Z'),
         end: new Date('2026-07-29T04:00:00Z'),
       });
     }
-    const done = await acct.api.post(`/v1/bookings/${next.id}/complete`);
+    const done = await scene.acct.api.post(`/v1/bookings/${next.id}/complete`);
     expect(done.body.subscription).toMatchObject({ status: 'needs_attention' });
-    expect((await acct.api.get(`/v1/customers/${customer.id}/bookings?status=confirmed`)).body.data).toEqual([]);
-    expect((await acct.api.get(`/v1/customers/${customer.id}`)).body.stats.active_subscription).toBe(false);
+    expect((await scene.acct.api.get(`/v1/customers/${customer.id}/bookings?status=confirmed`)).body.data).toEqual([]);
+    expect((await scene.acct.api.get(`/v1/customers/${customer.id}`)).body.stats.active_subscription).toBe(false);
   });
 
   it('cancelling the open occurrence ends the subscription', async () => {
     clock.set(START);
-    const customer = await customerWithAddress(acct.api);
+    const customer = await scene.customer();
     const first = await sofaAt('2026-07-01', '10:00', 'monthly', customer);
-    const cancelled = await acct.api.post(`/v1/bookings/${first.id}/cancel`);
+    const cancelled = await scene.acct.api.post(`/v1/bookings/${first.id}/cancel`);
     expect(cancelled.body.subscription).toMatchObject({ status: 'cancelled' });
-    expect((await acct.api.get(`/v1/customers/${customer.id}`)).body.stats.active_subscription).toBe(false);
-    const counts = await countsAndRecount(t, acct);
+    expect((await scene.acct.api.get(`/v1/customers/${customer.id}`)).body.stats.active_subscription).toBe(false);
+    const counts = await scene.countsAndRecount();
     expect(counts.stored).toEqual(counts.counted);
   });
 
   it('completion without a card leaves the invoice pending', async () => {
     clock.set(START);
     const booking = await sofaAt('2026-07-02', '10:00');
-    const done = await acct.api.post(`/v1/bookings/${booking.id}/complete`);
+    const done = await scene.acct.api.post(`/v1/bookings/${booking.id}/complete`);
     expect(done.body.invoices).toEqual([expect.objectContaining({ status: 'pending', total: booking.pricing.total })]);
   });
 });

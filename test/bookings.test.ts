@@ -1,47 +1,31 @@
 // Bookings over HTTP on the demo catalog: each configuration type end to end, the status rules
 // and their 409s, validation, stats, and the lists.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../src/core/clock.ts';
+import { describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
-import { createTestAccount, type TestAccount, type TestApp } from './helpers/app.ts';
+import { createTestAccount } from './helpers/app.ts';
 import { addCard, eventsOf } from './helpers/billing.ts';
-import {
-  book,
-  type Catalog,
-  configurations,
-  customerWithAddress,
-  demoCatalog,
-  slotAt,
-  sofa,
-  startWithDemoCatalog,
-  statsAndRecount,
-} from './helpers/bookings.ts';
+import { configurations, customerWithAddress, mondayInNewYork, sofaPickup } from './helpers/bookings.ts';
 
-// Monday 2026-06-01, 08:00 in New York
-const clock = new ManualClock('2026-06-01T12:00:00Z');
-let t: TestApp, acct: TestAccount, catalog: Catalog;
-beforeAll(async () => {
-  ({ t, acct, catalog } = await startWithDemoCatalog(clock));
-  return t.close;
-});
+const scene = mondayInNewYork();
+const { clock } = scene;
 
 async function timesRedeemed(code: string) {
   const [row] = await query<{ times_redeemed: number }>(
-    t.database.sql,
-    sql`select times_redeemed from coupons where account_id = ${acct.accountId} and environment = 'test' and code = ${code}`,
+    scene.t.database.sql,
+    sql`select times_redeemed from coupons where account_id = ${scene.acct.accountId} and environment = 'test' and code = ${code}`,
   );
   return row?.times_redeemed ?? -1;
 }
 
 /** A confirmed sofa pickup on `date` at `time` (local, Manhattan). */
 async function sofaBooking(date = '2026-06-03', time = '10:00', customer?: { id: string; addressId: string }) {
-  const who = customer ?? (await customerWithAddress(acct.api));
-  const res = await book(acct.api, {
+  const who = customer ?? (await scene.customer());
+  const res = await scene.book({
     customer_id: who.id,
     address_id: who.addressId,
     industry: 'junk-removal',
-    configuration: sofa(catalog),
-    scheduled_at: await slotAt(acct.api, 'junk-removal', date, time, 20),
+    configuration: scene.sofa(),
+    scheduled_at: await scene.slotAt('junk-removal', date, time, 20),
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
@@ -50,10 +34,10 @@ async function sofaBooking(date = '2026-06-03', time = '10:00', customer?: { id:
 describe('each configuration type, end to end', () => {
   for (const industry of ['residential-cleaning', 'junk-removal', 'carpet-cleaning'] as const) {
     it(`${industry}: priced as the pricing endpoint, crewed, started, completed with a paid invoice`, async () => {
-      const customer = await customerWithAddress(acct.api);
-      await addCard(acct.api, customer.id);
-      const configuration = configurations(catalog)[industry];
-      const quote = await acct.api.post('/v1/services/pricing', {
+      const customer = await scene.customer();
+      await addCard(scene.acct.api, customer.id);
+      const configuration = configurations(scene.catalog)[industry];
+      const quote = await scene.acct.api.post('/v1/services/pricing', {
         industry,
         zip: '10001',
         configuration,
@@ -61,8 +45,8 @@ describe('each configuration type, end to end', () => {
       });
       expect(quote.status).toBe(200);
       const before = await timesRedeemed('WELCOME10');
-      const scheduledAt = await slotAt(acct.api, industry, '2026-06-02', '09:00', quote.body.estimated_duration);
-      const created = await book(acct.api, {
+      const scheduledAt = await scene.slotAt(industry, '2026-06-02', '09:00', quote.body.estimated_duration);
+      const created = await scene.book({
         customer_id: customer.id,
         address_id: customer.addressId,
         industry,
@@ -92,21 +76,18 @@ describe('each configuration type, end to end', () => {
       expect(booking.assigned_crew).toHaveLength(1);
       expect(booking.crew).toEqual([{ id: booking.assigned_crew[0], name: expect.any(String) }]);
       expect(booking.timeline).toEqual([{ status: 'confirmed', at: clock.now().toISOString(), note: 'Booked' }]);
-      expect((await acct.api.get(`/v1/bookings/${booking.id}`)).body).toEqual(booking);
+      expect((await scene.acct.api.get(`/v1/bookings/${booking.id}`)).body).toEqual(booking);
 
       clock.advance(1000); // events are ordered by time
-      const started = await acct.api.post(`/v1/bookings/${booking.id}/start`);
+      const started = await scene.acct.api.post(`/v1/bookings/${booking.id}/start`);
       expect(started.status).toBe(200);
       expect(started.body.status).toBe('in_progress');
       clock.advance(1000);
-      const completed = await acct.api.post(`/v1/bookings/${booking.id}/complete`, {});
+      const completed = await scene.acct.api.post(`/v1/bookings/${booking.id}/complete`, {});
       expect(completed.status).toBe(200);
       expect(completed.body.status).toBe('completed');
-      expect(completed.body.timeline.map((e: { status: string }) => e.status)).toEqual([
-        'confirmed',
-        'in_progress',
-        'completed',
-      ]);
+      const timeline = completed.body.timeline.map((e: { status: string }) => e.status);
+      expect(timeline).toEqual(['confirmed', 'in_progress', 'completed']);
       expect(completed.body.invoices).toEqual([
         {
           id: expect.stringMatching(/^inv_/),
@@ -115,7 +96,7 @@ describe('each configuration type, end to end', () => {
           total: quote.body.total,
         },
       ]);
-      const invoice = (await acct.api.get(`/v1/invoices/${completed.body.invoices[0].id}`)).body;
+      const invoice = (await scene.acct.api.get(`/v1/invoices/${completed.body.invoices[0].id}`)).body;
       expect(invoice).toMatchObject({
         booking_id: booking.id,
         subtotal: quote.body.subtotal,
@@ -128,18 +109,18 @@ describe('each configuration type, end to end', () => {
       expect(invoice.line_items.reduce((sum: number, line: { total: number }) => sum + line.total, 0)).toBe(
         quote.body.subtotal,
       );
-      const customerNow = (await acct.api.get(`/v1/customers/${customer.id}`)).body;
+      const customerNow = (await scene.acct.api.get(`/v1/customers/${customer.id}`)).body;
       expect(customerNow.stats).toEqual({
         total_bookings: 1,
         total_spent: quote.body.total,
         last_booking_at: booking.created_at,
         active_subscription: false,
       });
-      const types = (await eventsOf(t, acct))
+      const types = (await eventsOf(scene.t, scene.acct))
         .filter((e) => e.type.startsWith('booking.') && e.payload.data.object.id === booking.id)
         .map((e) => e.type);
       expect(types).toEqual(['booking.created', 'booking.started', 'booking.completed']);
-      const [createdEvent] = (await eventsOf(t, acct)).filter(
+      const [createdEvent] = (await eventsOf(scene.t, scene.acct)).filter(
         (e) => e.type === 'booking.created' && e.payload.data.object.id === booking.id,
       );
       expect(createdEvent?.payload.data.object).toEqual(booking);
@@ -147,18 +128,18 @@ describe('each configuration type, end to end', () => {
   }
 
   it('an Idempotency-Key replays the booking and the coupon is redeemed once', async () => {
-    const customer = await customerWithAddress(acct.api);
+    const customer = await scene.customer();
     const before = await timesRedeemed('SAVE20');
     const body = {
       customer_id: customer.id,
       address_id: customer.addressId,
       industry: 'junk-removal',
-      configuration: sofa(catalog),
-      scheduled_at: await slotAt(acct.api, 'junk-removal', '2026-06-02', '13:00', 20),
+      configuration: scene.sofa(),
+      scheduled_at: await scene.slotAt('junk-removal', '2026-06-02', '13:00', 20),
       coupon_code: 'SAVE20',
     };
-    const first = await book(acct.api, body, { 'idempotency-key': `bk-${customer.id}` });
-    const second = await book(acct.api, body, { 'idempotency-key': `bk-${customer.id}` });
+    const first = await scene.book(body, { 'idempotency-key': `bk-${customer.id}` });
+    const second = await scene.book(body, { 'idempotency-key': `bk-${customer.id}` });
     expect(first.status).toBe(201);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(second.body.id).toBe(first.body.id);
@@ -169,32 +150,32 @@ describe('each configuration type, end to end', () => {
 describe('status rules', () => {
   it('refuses every transition the contract does not allow with 409 invalid_state_transition', async () => {
     const expect409 = async (path: string, body?: unknown, method: 'post' | 'patch' = 'post') => {
-      const res = await acct.api[method](path, body ?? {});
+      const res = await scene.acct.api[method](path, body ?? {});
       expect(res.status, `${method} ${path}`).toBe(409);
       expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_state_transition' });
     };
     const inProgress = await sofaBooking('2026-06-04', '08:00');
-    await acct.api.post(`/v1/bookings/${inProgress.id}/start`);
+    await scene.acct.api.post(`/v1/bookings/${inProgress.id}/start`);
     await expect409(`/v1/bookings/${inProgress.id}/start`);
     await expect409(`/v1/bookings/${inProgress.id}`, { notes: 'x' }, 'patch');
 
     const completed = await sofaBooking('2026-06-04', '09:00');
-    expect((await acct.api.post(`/v1/bookings/${completed.id}/complete`)).status).toBe(200);
+    expect((await scene.acct.api.post(`/v1/bookings/${completed.id}/complete`)).status).toBe(200);
     for (const action of ['start', 'complete', 'cancel']) await expect409(`/v1/bookings/${completed.id}/${action}`);
     await expect409(`/v1/bookings/${completed.id}`, { notes: 'x' }, 'patch');
 
     const cancelled = await sofaBooking('2026-06-04', '10:00');
-    expect((await acct.api.post(`/v1/bookings/${cancelled.id}/cancel`, { reason: 'moved' })).status).toBe(200);
+    expect((await scene.acct.api.post(`/v1/bookings/${cancelled.id}/cancel`, { reason: 'moved' })).status).toBe(200);
     for (const action of ['start', 'complete', 'cancel']) await expect409(`/v1/bookings/${cancelled.id}/${action}`);
     await expect409(`/v1/bookings/${cancelled.id}`, { notes: 'x' }, 'patch');
   });
 
   it('PATCH never changes status: a status field is 400 parameter_unknown', async () => {
     const booking = await sofaBooking('2026-06-04', '11:00');
-    const res = await acct.api.patch(`/v1/bookings/${booking.id}`, { status: 'completed' });
+    const res = await scene.acct.api.patch(`/v1/bookings/${booking.id}`, { status: 'completed' });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'parameter_unknown', param: 'status' });
-    const notes = await acct.api.patch(`/v1/bookings/${booking.id}`, { notes: 'Gate code 1234' });
+    const notes = await scene.acct.api.patch(`/v1/bookings/${booking.id}`, { notes: 'Gate code 1234' });
     expect(notes.status).toBe(200);
     expect(notes.body).toMatchObject({
       status: 'confirmed',
@@ -205,64 +186,66 @@ describe('status rules', () => {
 
   it('answers 404 for unknown and foreign ids', async () => {
     const booking = await sofaBooking('2026-06-04', '12:00');
-    const other = await createTestAccount(t, { demo: true });
+    const other = await createTestAccount(scene.t, { demo: true });
     for (const path of [`/v1/bookings/${booking.id}`, '/v1/bookings/bk_nope']) {
       expect((await other.api.get(path)).status).toBe(404);
       expect((await other.api.post(`${path}/cancel`)).status).toBe(404);
     }
-    expect((await acct.live.get(`/v1/bookings/${booking.id}`)).status).toBe(404);
+    expect((await scene.acct.live.get(`/v1/bookings/${booking.id}`)).status).toBe(404);
   });
 });
 
 describe('creation rules', () => {
   it('checks the customer, the address and the slot', async () => {
-    const customer = await customerWithAddress(acct.api);
-    const stranger = await customerWithAddress(acct.api);
-    const scheduledAt = await slotAt(acct.api, 'junk-removal', '2026-06-05', '10:00', 20);
+    const customer = await scene.customer();
+    const stranger = await scene.customer();
+    const scheduledAt = await scene.slotAt('junk-removal', '2026-06-05', '10:00', 20);
     const base = {
       customer_id: customer.id,
       address_id: customer.addressId,
       industry: 'junk-removal',
-      configuration: sofa(catalog),
+      configuration: scene.sofa(),
       scheduled_at: scheduledAt,
     };
-    const missing = await book(acct.api, { ...base, address_id: undefined });
+    const missing = await scene.book({ ...base, address_id: undefined });
     expect(missing.body.error).toMatchObject({ code: 'missing_required_field', param: 'address_id' });
-    const foreignAddress = await book(acct.api, { ...base, address_id: stranger.addressId });
+    const foreignAddress = await scene.book({ ...base, address_id: stranger.addressId });
     expect(foreignAddress.status).toBe(400);
     expect(foreignAddress.body.error).toMatchObject({ code: 'parameter_invalid', param: 'address_id' });
-    const noCustomer = await book(acct.api, { ...base, customer_id: 'cust_nope' });
+    const noCustomer = await scene.book({ ...base, customer_id: 'cust_nope' });
     expect(noCustomer.status).toBe(400);
     expect(noCustomer.body.error).toMatchObject({ code: 'resource_not_found', param: 'customer_id' });
-    const offSlot = await book(acct.api, { ...base, scheduled_at: '2026-06-05T14:30:00.000Z' });
+    const offSlot = await scene.book({ ...base, scheduled_at: '2026-06-05T14:30:00.000Z' });
     expect(offSlot.status).toBe(409);
     expect(offSlot.body.error).toMatchObject({ code: 'slot_unavailable' });
-    const past = await book(acct.api, { ...base, scheduled_at: '2026-05-29T14:00:00.000Z' });
+    const past = await scene.book({ ...base, scheduled_at: '2026-05-29T14:00:00.000Z' });
     expect(past.body.error?.code).toBe('slot_unavailable');
-    const badCoupon = await book(acct.api, { ...base, coupon_code: 'NOPE' });
+    const badCoupon = await scene.book({ ...base, coupon_code: 'NOPE' });
     expect(badCoupon.body.error).toMatchObject({ code: 'invalid_coupon', param: 'coupon_code' });
-    const badConfig = await book(acct.api, { ...base, configuration: { bedrooms: 2, bathrooms: 1 } });
+    const badConfig = await scene.book({ ...base, configuration: { bedrooms: 2, bathrooms: 1 } });
     expect(badConfig.status).toBe(400);
 
-    await acct.api.post(`/v1/customers/${customer.id}/deactivate`);
-    const deactivated = await book(acct.api, base);
+    await scene.acct.api.post(`/v1/customers/${customer.id}/deactivate`);
+    const deactivated = await scene.book(base);
     expect(deactivated.status).toBe(409);
     expect(deactivated.body.error.code).toBe('customer_deactivated');
     const [count] = await query<{ n: number }>(
-      t.database.sql,
+      scene.t.database.sql,
       sql`select count(*)::int as n from bookings where customer_id = ${customer.id}`,
     );
     expect(count?.n).toBe(0);
   });
 
   it('keeps the last address of a customer with open bookings', async () => {
-    const customer = await customerWithAddress(acct.api);
+    const customer = await scene.customer();
     const booking = await sofaBooking('2026-06-05', '11:00', customer);
-    const removal = await acct.api.delete(`/v1/customers/${customer.id}/addresses/${customer.addressId}`);
+    const removal = await scene.acct.api.delete(`/v1/customers/${customer.id}/addresses/${customer.addressId}`);
     expect(removal.status).toBe(409);
     expect(removal.body.error.code).toBe('address_required');
-    await acct.api.post(`/v1/bookings/${booking.id}/cancel`);
-    expect((await acct.api.delete(`/v1/customers/${customer.id}/addresses/${customer.addressId}`)).status).toBe(204);
+    await scene.acct.api.post(`/v1/bookings/${booking.id}/cancel`);
+    expect((await scene.acct.api.delete(`/v1/customers/${customer.id}/addresses/${customer.addressId}`)).status).toBe(
+      204,
+    );
   });
 });
 
@@ -270,20 +253,20 @@ describe('invoices that name a booking', () => {
   it("takes booking_id only for a booking of this environment and of the invoice's customer", async () => {
     const booking = await sofaBooking('2026-06-04', '11:00');
     const lineItems = [{ description: 'Extra haul', quantity: 1, unit_price: 5000 }];
-    const created = await acct.api.post('/v1/invoices', {
+    const created = await scene.acct.api.post('/v1/invoices', {
       customer_id: booking.customer.id,
       booking_id: booking.id,
       line_items: lineItems,
     });
     expect(created.status).toBe(201);
     expect(created.body.booking_id).toBe(booking.id);
-    const detail = await acct.api.get(`/v1/bookings/${booking.id}`);
+    const detail = await scene.acct.api.get(`/v1/bookings/${booking.id}`);
     expect(detail.body.invoices).toEqual([
       { id: created.body.id, number: created.body.number, status: 'pending', total: 5000 },
     ]);
 
-    const stranger = await customerWithAddress(acct.api);
-    const otherCustomer = await acct.api.post('/v1/invoices', {
+    const stranger = await scene.customer();
+    const otherCustomer = await scene.acct.api.post('/v1/invoices', {
       customer_id: stranger.id,
       booking_id: booking.id,
       line_items: lineItems,
@@ -291,10 +274,10 @@ describe('invoices that name a booking', () => {
     expect(otherCustomer.status).toBe(400);
     expect(otherCustomer.body.error).toMatchObject({ code: 'parameter_invalid', param: 'booking_id' });
 
-    const liveCustomer = await customerWithAddress(acct.live);
+    const liveCustomer = await customerWithAddress(scene.acct.live);
     for (const [api, customerId, bookingId] of [
-      [acct.api, booking.customer.id, 'bk_000000000000000000000000'],
-      [acct.live, liveCustomer.id, booking.id],
+      [scene.acct.api, booking.customer.id, 'bk_000000000000000000000000'],
+      [scene.acct.live, liveCustomer.id, booking.id],
     ] as const) {
       const res = await api.post('/v1/invoices', {
         customer_id: customerId,
@@ -305,8 +288,8 @@ describe('invoices that name a booking', () => {
       expect(res.body.error).toMatchObject({ code: 'resource_not_found', param: 'booking_id' });
     }
     const [{ count }] = (await query<{ count: number }>(
-      t.database.sql,
-      sql`select count(*)::int as count from invoices where account_id = ${acct.accountId} and customer_id = ${stranger.id}`,
+      scene.t.database.sql,
+      sql`select count(*)::int as count from invoices where account_id = ${scene.acct.accountId} and customer_id = ${stranger.id}`,
     )) as [{ count: number }];
     expect(count).toBe(0);
   });
@@ -314,23 +297,23 @@ describe('invoices that name a booking', () => {
 
 describe('customer stats', () => {
   it('counts bookings not cancelled, the latest booking time and the subscription', async () => {
-    const customer = await customerWithAddress(acct.api);
+    const customer = await scene.customer();
     const first = await sofaBooking('2026-06-05', '13:00', customer);
     clock.advance(60_000);
     const second = await sofaBooking('2026-06-05', '14:00', customer);
-    let stats = (await acct.api.get(`/v1/customers/${customer.id}`)).body.stats;
+    let stats = (await scene.acct.api.get(`/v1/customers/${customer.id}`)).body.stats;
     expect(stats).toMatchObject({ total_bookings: 2, last_booking_at: second.created_at, active_subscription: false });
-    await acct.api.post(`/v1/bookings/${second.id}/cancel`);
-    stats = (await acct.api.get(`/v1/customers/${customer.id}`)).body.stats;
+    await scene.acct.api.post(`/v1/bookings/${second.id}/cancel`);
+    stats = (await scene.acct.api.get(`/v1/customers/${customer.id}`)).body.stats;
     expect(stats).toMatchObject({ total_bookings: 1, last_booking_at: first.created_at });
-    const weekly = await acct.api.patch(`/v1/bookings/${first.id}`, { configuration: sofa(catalog, 'weekly') });
+    const weekly = await scene.acct.api.patch(`/v1/bookings/${first.id}`, { configuration: scene.sofa('weekly') });
     expect(weekly.status).toBe(200);
     expect(weekly.body.subscription).toMatchObject({ frequency: 'weekly', status: 'active' });
-    expect((await acct.api.get(`/v1/customers/${customer.id}`)).body.stats.active_subscription).toBe(true);
-    const listed = await acct.api.get('/v1/customers?has_subscription=true&per_page=100');
+    expect((await scene.acct.api.get(`/v1/customers/${customer.id}`)).body.stats.active_subscription).toBe(true);
+    const listed = await scene.acct.api.get('/v1/customers?has_subscription=true&per_page=100');
     expect(listed.body.data.map((c: { id: string }) => c.id)).toContain(customer.id);
-    await acct.api.patch(`/v1/bookings/${first.id}`, { configuration: sofa(catalog, 'one-time') });
-    const { stored, counted } = await statsAndRecount(t, customer.id);
+    await scene.acct.api.patch(`/v1/bookings/${first.id}`, { configuration: scene.sofa('one-time') });
+    const { stored, counted } = await scene.statsAndRecount(customer.id);
     expect(stored).toEqual(counted);
     expect(stored.active_subscription).toBe(false);
   });
@@ -338,21 +321,13 @@ describe('customer stats', () => {
 
 describe('lists', () => {
   it("filters by status, customer, zone and scheduled date, sorts, and lists a customer's bookings", async () => {
-    const other = await createTestAccount(t, { demo: true });
-    const otherCatalog = await demoCatalog(other.api);
+    const other = await createTestAccount(scene.t, { demo: true });
     const customer = await customerWithAddress(other.api);
     const sf = await customerWithAddress(other.api, '94107');
     const make = async (who: { id: string; addressId: string }, date: string, time: string, zip = '10001') => {
-      const res = await book(other.api, {
-        customer_id: who.id,
-        address_id: who.addressId,
-        industry: 'junk-removal',
-        configuration: sofa(otherCatalog),
-        scheduled_at: await slotAt(other.api, 'junk-removal', date, time, 20, zip),
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const booking = await sofaPickup(other.api, date, { time, zip, customer: who });
       clock.advance(1000);
-      return res.body;
+      return booking;
     };
     const a = await make(customer, '2026-06-10', '10:00');
     const b = await make(customer, '2026-06-08', '10:00');
@@ -386,6 +361,6 @@ describe('lists', () => {
       1,
     );
     expect((await other.api.get('/v1/customers/cust_nope/bookings')).status).toBe(404);
-    expect((await acct.api.get(`/v1/customers/${customer.id}/bookings`)).status).toBe(404);
+    expect((await scene.acct.api.get(`/v1/customers/${customer.id}/bookings`)).status).toBe(404);
   });
 });

@@ -5,6 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/core/db.ts';
+import type { Deps } from '../src/core/deps.ts';
+import { authenticateUser } from '../src/modules/accounts/index.ts';
+import { signIn } from '../src/modules/sessions/index.ts';
+import { findSession } from '../src/modules/sessions/sessions.service.ts';
+import { depsFor } from './helpers/app.ts';
 import { onPostgres, openTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { freePort, outputOf } from './helpers/processes.ts';
 
@@ -31,6 +36,16 @@ function databaseEnv(): Record<string, string> {
   if (postgres?.url) return { DATABASE_URL: postgres.url };
   dataDir ??= tempDir();
   return { DATA_DIR: dataDir };
+}
+
+/** Works on the CLI's database between two commands (an embedded one is free only then). */
+async function withDatabase<T>(work: (deps: Deps) => Promise<T>): Promise<T> {
+  const database = postgres ?? (await openDatabase({ dataDir: databaseEnv().DATA_DIR }));
+  try {
+    return await work(depsFor(database));
+  } finally {
+    if (!postgres) await database.close();
+  }
 }
 
 function run(args: string[], env: Record<string, string> = databaseEnv()) {
@@ -98,6 +113,62 @@ describe('fieldhand CLI', () => {
     ]);
     expect(duplicate.code).not.toBe(0);
     expect(duplicate.stderr).toContain('already exists');
+  }, 120_000);
+
+  it('lists accounts with their admins, and resets an admin password (the old one stops working)', async () => {
+    const email = `reset-${Date.now()}@example.com`;
+    const args = [
+      'accounts',
+      'create',
+      '--name',
+      'Reset Co',
+      '--admin-email',
+      email,
+      '--admin-password',
+      'old-password',
+    ];
+    const created = JSON.parse((await run(args)).stdout);
+
+    const listed = await run(['accounts', 'list', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const accounts = JSON.parse(listed.stdout) as { account_id: string }[];
+    expect(accounts).toContainEqual({
+      account_id: created.account_id,
+      name: 'Reset Co',
+      admin_emails: [email],
+      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/),
+    });
+
+    const signedIn = await withDatabase((deps) =>
+      signIn(deps, { email, password: 'old-password', address: '10.9.9.9' }),
+    );
+    if (!signedIn.ok) throw new Error(signedIn.message);
+
+    const random = await run(['users', 'reset-password', '--email', email.toUpperCase()]);
+    expect(random.code, random.stderr).toBe(0);
+    const reset = JSON.parse(random.stdout);
+    expect(reset).toEqual({ user_id: created.admin_user_id, email, password: expect.stringMatching(/^\w{16}$/) });
+    const chosen = await run(['users', 'reset-password', '--email', email, '--password', 'a-chosen-password']);
+    expect(JSON.parse(chosen.stdout).password).toBe('a-chosen-password');
+
+    // as the server would see it: only the newest password signs in, and the old session ended
+    await withDatabase(async (deps) => {
+      const check = (password: string) => authenticateUser(deps, { email, password });
+      expect(await check('old-password')).toBeNull();
+      expect(await check(reset.password)).toBeNull();
+      expect(await check('a-chosen-password')).toMatchObject({ id: created.admin_user_id });
+      expect(await findSession(deps, signedIn.sessionToken)).toBeNull();
+    });
+
+    for (const [bad, message] of [
+      [['users', 'reset-password'], /--email is required/],
+      [['users', 'reset-password', '--email', 'nobody@example.com'], /No such user/],
+      [['users', 'reset-password', '--email', email, '--password', 'short'], /at least 8 characters/],
+    ] as [string[], RegExp][]) {
+      const result = await run(bad);
+      expect(result.code, bad.join(' ')).not.toBe(0);
+      expect(result.stderr, bad.join(' ')).toMatch(message);
+    }
   }, 120_000);
 
   it('exits non-zero with a clear message on bad input', async () => {

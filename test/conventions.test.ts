@@ -15,6 +15,11 @@ beforeAll(async () => {
 
 const customer = (email: string) => ({ first_name: 'Ada', last_name: 'Lovelace', email });
 
+/** POSTs a customer body as it is, with its own content type. */
+function postCustomerAs(contentType: string, body: string) {
+  return acct.api.raw('/v1/customers', { method: 'POST', headers: { 'content-type': contentType }, body });
+}
+
 describe('errors', () => {
   it('answers 401 without, with malformed, with unknown and with revoked credentials', async () => {
     const anonymous = apiClient(t.url);
@@ -71,19 +76,11 @@ describe('errors', () => {
   });
 
   it('refuses malformed JSON, other media types, oversized bodies, non-object bodies and unknown fields', async () => {
-    const bad = await acct.api.raw('/v1/customers', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"first_name": "Ada",',
-    });
+    const bad = await postCustomerAs('application/json', '{"first_name": "Ada",');
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_json' });
 
-    const xml = await acct.api.raw('/v1/customers', {
-      method: 'POST',
-      headers: { 'content-type': 'application/xml' },
-      body: '<customer/>',
-    });
+    const xml = await postCustomerAs('application/xml', '<customer/>');
     expect(xml.status).toBe(415);
     expect(xml.body.error.code).toBe('unsupported_media_type');
 
@@ -289,11 +286,7 @@ describe('lenient where it is harmless', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('deactivated');
-    const missing = await acct.api.raw('/v1/customers', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '',
-    });
+    const missing = await postCustomerAs('application/json', '');
     expect(missing.status).toBe(400);
     expect(missing.body.error.type).toBe('invalid_request_error');
     expect((await acct.api.get('/v1/customers/')).status).toBe(200);

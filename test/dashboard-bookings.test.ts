@@ -1,69 +1,37 @@
 // The dashboard's Bookings pages over HTTP: the list scoped to the account and environment on
 // screen, its status and date filters and the customer link, the detail view (timeline, crew,
 // pricing, invoices, cancellation), foreign ids answering 404, and escaping.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../src/core/clock.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestAccount, type TestAccount } from './helpers/app.ts';
 import { addCard } from './helpers/billing.ts';
-import { book, type Catalog, customerWithAddress, demoCatalog, slotAt, sofa } from './helpers/bookings.ts';
-import { csrfFrom, type FormClient, formClient } from './helpers/forms.ts';
-import type { Api } from './helpers/http.ts';
+import { customerWithAddress, mondayInNewYork, sofaPickup } from './helpers/bookings.ts';
+import { csrfFrom, formClient, signedInClient } from './helpers/forms.ts';
 
 const BOOKINGS = '/dashboard/bookings';
 const HOSTILE = '<img src=x onerror=alert(1)>';
 const ESCAPED = '&lt;img src=x onerror=alert(1)&gt;';
-// Monday 2026-06-01, 08:00 in New York
-const clock = new ManualClock('2026-06-01T12:00:00Z');
-let t: TestApp;
-let acct: TestAccount;
+const scene = mondayInNewYork();
+const { clock } = scene;
 let other: TestAccount;
-let catalog: Catalog;
-let ip = 0;
-
 beforeAll(async () => {
-  t = await startTestApp({ clock, workers: false });
-  acct = await createTestAccount(t, { demo: true });
-  other = await createTestAccount(t, { demo: true });
-  catalog = await demoCatalog(acct.api);
+  other = await createTestAccount(scene.t, { demo: true });
 });
-afterAll(() => t.close());
 
-async function signedIn(account: TestAccount): Promise<FormClient> {
-  const browser = formClient(t.url, { 'x-forwarded-for': `10.7.0.${++ip}` });
-  expect((await browser.signIn(account.adminEmail, account.adminPassword)).status).toBe(303);
-  return browser;
-}
-
-// Each account and environment has its own demo catalog, with its own ids.
-const catalogs = new Map<Api, Catalog>();
-
-/** A confirmed sofa pickup on `date` at `time` (local, Manhattan) for a new customer. */
-async function sofaBooking(api: Api, date: string, time = '10:00') {
-  if (!catalogs.has(api)) catalogs.set(api, await demoCatalog(api));
-  const customer = await customerWithAddress(api);
-  const res = await book(api, {
-    customer_id: customer.id,
-    address_id: customer.addressId,
-    industry: 'junk-removal',
-    configuration: sofa(catalogs.get(api) as Catalog),
-    scheduled_at: await slotAt(api, 'junk-removal', date, time, 20),
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; customer: { id: string; name: string }; crew: { name: string }[] };
-}
+const signedIn = (account: TestAccount) => signedInClient(scene.t.url, account);
 
 describe('bookings list', () => {
   it('shows the bookings of its own account and of the environment on screen only', async () => {
-    const mine = await sofaBooking(acct.api, '2026-06-03');
-    const theirs = await sofaBooking(other.api, '2026-06-03');
-    const live = await sofaBooking(acct.live, '2026-06-03');
-    const browser = await signedIn(acct);
+    const mine = await sofaPickup(scene.acct.api, '2026-06-03');
+    const theirs = await sofaPickup(other.api, '2026-06-03');
+    const live = await sofaPickup(scene.acct.live, '2026-06-03');
+    const browser = await signedIn(scene.acct);
     const list = await browser.get(BOOKINGS);
     expect(list.status).toBe(200);
     expect(list.text).toContain(`href="${BOOKINGS}/${mine.id}"`);
     expect(list.text).toContain(mine.customer.name);
     expect(list.text).toContain(mine.crew[0]!.name);
     expect(list.text).toContain('Junk removal');
+    expect(list.text).toContain('>Jun 3, 2026, 10:00 EDT</time>');
     expect(list.text).not.toContain(theirs.id);
     expect(list.text).not.toContain(theirs.customer.name);
     expect(list.text).not.toContain(live.id);
@@ -80,12 +48,14 @@ describe('bookings list', () => {
   });
 
   it('filters by status and by scheduled date, and keeps the filters in its controls', async () => {
-    const early = await sofaBooking(acct.api, '2026-06-08', '09:00');
-    const late = await sofaBooking(acct.api, '2026-06-10', '09:00');
-    const cancelled = await sofaBooking(acct.api, '2026-06-09', '09:00');
+    const early = await sofaPickup(scene.acct.api, '2026-06-08', { time: '09:00' });
+    const late = await sofaPickup(scene.acct.api, '2026-06-10', { time: '09:00' });
+    const cancelled = await sofaPickup(scene.acct.api, '2026-06-09', { time: '09:00' });
     clock.advance(1000);
-    expect((await acct.api.post(`/v1/bookings/${cancelled.id}/cancel`, { reason: 'Moving away' })).status).toBe(200);
-    const browser = await signedIn(acct);
+    expect((await scene.acct.api.post(`/v1/bookings/${cancelled.id}/cancel`, { reason: 'Moving away' })).status).toBe(
+      200,
+    );
+    const browser = await signedIn(scene.acct);
 
     const onlyCancelled = await browser.get(`${BOOKINGS}?status=cancelled`);
     expect(onlyCancelled.text).toContain(cancelled.id);
@@ -114,9 +84,9 @@ describe('bookings list', () => {
   });
 
   it("lists one customer's bookings, linked from the customer's page", async () => {
-    const booking = await sofaBooking(acct.api, '2026-06-11');
-    const another = await sofaBooking(acct.api, '2026-06-11', '11:00');
-    const browser = await signedIn(acct);
+    const booking = await sofaPickup(scene.acct.api, '2026-06-11');
+    const another = await sofaPickup(scene.acct.api, '2026-06-11', { time: '11:00' });
+    const browser = await signedIn(scene.acct);
     const customerPage = await browser.get(`/dashboard/customers/${booking.customer.id}`);
     const link = `${BOOKINGS}?customer_id=${booking.customer.id}`;
     expect(customerPage.text).toContain(`href="${link}"`);
@@ -131,7 +101,7 @@ describe('bookings list', () => {
   });
 
   it('pages through the list', async () => {
-    const browser = await signedIn(acct);
+    const browser = await signedIn(scene.acct);
     const first = await browser.get(`${BOOKINGS}?sort=scheduled_at`);
     const total = Number(/(\d+) bookings? · page 1 of (\d+)/.exec(first.text)?.[1]);
     expect(total).toBeGreaterThan(0);
@@ -143,27 +113,27 @@ describe('bookings list', () => {
 
 describe('booking detail', () => {
   it('shows the timeline, crew, address, configuration, pricing and invoices', async () => {
-    const customer = await customerWithAddress(acct.api);
-    await addCard(acct.api, customer.id);
-    const created = await book(acct.api, {
+    const customer = await scene.customer();
+    await addCard(scene.acct.api, customer.id);
+    const created = await scene.book({
       customer_id: customer.id,
       address_id: customer.addressId,
       industry: 'junk-removal',
-      configuration: sofa(catalog, 'weekly'),
-      scheduled_at: await slotAt(acct.api, 'junk-removal', '2026-06-12', '10:00', 20),
+      configuration: scene.sofa('weekly'),
+      scheduled_at: await scene.slotAt('junk-removal', '2026-06-12', '10:00', 20),
       coupon_code: 'WELCOME10',
       notes: 'Gate code 1234',
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id as string;
     clock.advance(1000);
-    expect((await acct.api.post(`/v1/bookings/${id}/start`)).status).toBe(200);
+    expect((await scene.acct.api.post(`/v1/bookings/${id}/start`)).status).toBe(200);
     clock.advance(1000);
-    const completed = await acct.api.post(`/v1/bookings/${id}/complete`, {});
+    const completed = await scene.acct.api.post(`/v1/bookings/${id}/complete`, {});
     expect(completed.status).toBe(200);
     const booking = completed.body;
 
-    const browser = await signedIn(acct);
+    const browser = await signedIn(scene.acct);
     const page = await browser.get(`${BOOKINGS}/${id}`);
     expect(page.status).toBe(200);
     const text = page.text;
@@ -172,6 +142,10 @@ describe('booking detail', () => {
     expect(timeline.match(/<li>/g)).toHaveLength(3);
     for (const entry of booking.timeline as { note: string }[]) expect(timeline).toContain(entry.note);
     expect(timeline).toContain('in progress');
+    // times in the zone's local time, the time zone named: 10:00 in Manhattan is 14:00 UTC
+    expect(text).toContain('>Jun 12, 2026, 10:00 EDT</time>');
+    expect(text).toContain('Times in America/New_York');
+    expect(text).not.toContain('14:00 UTC');
     // crew by name, the address, the configuration with the product's name
     expect(text).toContain(booking.crew[0].name);
     expect(text).toContain(booking.address.street);
@@ -198,11 +172,13 @@ describe('booking detail', () => {
   });
 
   it('shows the cancellation of a cancelled booking', async () => {
-    const booking = await sofaBooking(acct.api, '2026-06-15');
+    const booking = await sofaPickup(scene.acct.api, '2026-06-15');
     clock.advance(1000);
-    const cancelled = await acct.api.post(`/v1/bookings/${booking.id}/cancel`, { reason: 'Found another company' });
+    const cancelled = await scene.acct.api.post(`/v1/bookings/${booking.id}/cancel`, {
+      reason: 'Found another company',
+    });
     expect(cancelled.status).toBe(200);
-    const browser = await signedIn(acct);
+    const browser = await signedIn(scene.acct);
     const page = await browser.get(`${BOOKINGS}/${booking.id}`);
     expect(page.text).toContain('id="cancellation-title"');
     expect(page.text).toContain('Found another company');
@@ -210,9 +186,9 @@ describe('booking detail', () => {
   });
 
   it('answers 404 for a booking of another account, of the other environment, or none', async () => {
-    const theirs = await sofaBooking(other.api, '2026-06-16');
-    const live = await sofaBooking(acct.live, '2026-06-16');
-    const browser = await signedIn(acct);
+    const theirs = await sofaPickup(other.api, '2026-06-16');
+    const live = await sofaPickup(scene.acct.live, '2026-06-16');
+    const browser = await signedIn(scene.acct);
     for (const id of [theirs.id, live.id, 'bk_000000000000000000000000', 'nonsense']) {
       const page = await browser.get(`${BOOKINGS}/${id}`);
       expect(page.status).toBe(404);
@@ -222,7 +198,7 @@ describe('booking detail', () => {
   });
 
   it('sends visitors without a session to the login page', async () => {
-    const browser = formClient(t.url, { 'x-forwarded-for': '10.7.1.1' });
+    const browser = formClient(scene.t.url, { 'x-forwarded-for': '10.7.1.1' });
     for (const path of [BOOKINGS, `${BOOKINGS}/bk_000000000000000000000000`]) {
       const res = await browser.get(path);
       expect(res.status).toBe(303);
@@ -233,23 +209,23 @@ describe('booking detail', () => {
 
 describe('escaping', () => {
   it("escapes customers' names, addresses and booking notes", async () => {
-    const customer = await acct.api.post('/v1/customers', {
+    const customer = await scene.acct.api.post('/v1/customers', {
       first_name: HOSTILE,
       last_name: '"Quote\'',
       email: `hostile-${Date.now()}@example.com`,
       address: { street: '<b>1</b> Main', city: 'New York', state: 'NY', zip: '10001' },
     });
     expect(customer.status).toBe(201);
-    const created = await book(acct.api, {
+    const created = await scene.book({
       customer_id: customer.body.id,
       address_id: customer.body.addresses[0].id,
       industry: 'junk-removal',
-      configuration: sofa(catalog),
-      scheduled_at: await slotAt(acct.api, 'junk-removal', '2026-06-17', '10:00', 20),
+      configuration: scene.sofa(),
+      scheduled_at: await scene.slotAt('junk-removal', '2026-06-17', '10:00', 20),
       notes: '</div><script>alert(1)</script>',
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const browser = await signedIn(acct);
+    const browser = await signedIn(scene.acct);
     for (const path of [
       BOOKINGS,
       `${BOOKINGS}/${created.body.id}`,

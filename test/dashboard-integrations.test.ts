@@ -7,8 +7,8 @@ import { query, sql } from '../src/core/db.ts';
 import { createWebhook } from '../src/modules/webhooks/index.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
 import { newCustomer, newInvoice } from './helpers/billing.ts';
-import { csrfFrom, type FormClient, formClient } from './helpers/forms.ts';
-import { bearerGet, exchangeCode, issueCode, postForm, registerApp } from './helpers/oauth.ts';
+import { csrfFrom, csrfOf, formClient, signedInClient } from './helpers/forms.ts';
+import { bearerGet, exchangeCode, issueCode, postForm, refresh, registerApp } from './helpers/oauth.ts';
 import { type Receiver, startReceiver } from './helpers/webhooks.ts';
 
 const APPS = '/dashboard/settings/integrations/oauth-apps';
@@ -39,15 +39,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signedIn(account: TestAccount): Promise<FormClient> {
-  const browser = formClient(t.url, { 'x-forwarded-for': `10.6.0.${++ip}` });
-  expect((await browser.signIn(account.adminEmail, account.adminPassword)).status).toBe(303);
-  return browser;
-}
-
-async function csrfOf(browser: FormClient): Promise<string> {
-  return csrfFrom((await browser.get('/dashboard')).text);
-}
+const signedIn = (account: TestAccount) => signedInClient(t.url, account);
 
 function appForm(
   csrf: string | null,
@@ -481,12 +473,7 @@ describe('Connected apps page', () => {
     const revoked = await browser.post(`${CONNECTED}/${grantId}/revoke`, { _csrf: csrf });
     expect(revoked.location).toBe(`${CONNECTED}?revoked=1`);
     expect((await bearerGet(t, tokens.access_token, '/v1/customers')).status).toBe(401);
-    const refreshed = await postForm(t, '/oauth/token', {
-      grant_type: 'refresh_token',
-      refresh_token: tokens.refresh_token,
-      client_id: app.clientId,
-      client_secret: app.clientSecret as string,
-    });
+    const refreshed = await refresh(t, app, tokens.refresh_token);
     expect(refreshed.body.error).toBe('invalid_grant');
     expect((await browser.get(CONNECTED)).text).not.toContain('Crew Scheduler');
   });

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
 import { createApiKey } from '../src/modules/accounts/index.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
-import { csrfFrom, type FormClient, formClient } from './helpers/forms.ts';
+import { newCustomer } from './helpers/billing.ts';
+import { csrfFrom, formClient, signedInClient } from './helpers/forms.ts';
 
 const KEYS = '/dashboard/settings/integrations/api-keys';
 let t: TestApp;
 let acct: TestAccount;
 let other: TestAccount;
-let ip = 0;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -18,11 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function signedIn(account: TestAccount): Promise<FormClient> {
-  const browser = formClient(t.url, { 'x-forwarded-for': `10.5.0.${++ip}` });
-  expect((await browser.signIn(account.adminEmail, account.adminPassword)).status).toBe(303);
-  return browser;
-}
+const signedIn = (account: TestAccount) => signedInClient(t.url, account);
 
 describe('dashboard pages', () => {
   it('sends visitors without a session to the login page, and back after signing in', async () => {
@@ -139,22 +135,14 @@ describe('dashboard pages', () => {
   });
 
   it('shows customers of its own account and environment only', async () => {
-    const mine = await acct.api.post('/v1/customers', {
-      first_name: 'Mia',
-      last_name: 'Mine',
-      email: 'mia@example.com',
-    });
-    const theirs = await other.api.post('/v1/customers', {
-      first_name: 'Theo',
-      last_name: 'Theirs',
-      email: 'theo@example.com',
-    });
+    const mine = await newCustomer(acct.api, { first_name: 'Mia', last_name: 'Mine', email: 'mia@example.com' });
+    const theirs = await newCustomer(other.api, { first_name: 'Theo', last_name: 'Theirs', email: 'theo@example.com' });
     const browser = await signedIn(acct);
     const list = await browser.get('/dashboard/customers?search=example.com');
     expect(list.text).toContain('Mia Mine');
     expect(list.text).not.toContain('Theo Theirs');
-    expect((await browser.get(`/dashboard/customers/${theirs.body.id}`)).status).toBe(404);
-    const detail = await browser.get(`/dashboard/customers/${mine.body.id}`);
+    expect((await browser.get(`/dashboard/customers/${theirs.id}`)).status).toBe(404);
+    const detail = await browser.get(`/dashboard/customers/${mine.id}`);
     expect(detail.status).toBe(200);
     expect(detail.text).toContain('mia@example.com');
     const filtered = await browser.get('/dashboard/customers?status=deactivated');

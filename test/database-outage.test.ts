@@ -3,28 +3,13 @@
 // database answers 503 (API, dashboard, OAuth) and /healthz 200; once the proxy forwards again,
 // requests, workers and LISTEN are back within 5 s and nothing queued is lost. Start-up waits for
 // the database for DATABASE_CONNECT_TIMEOUT_S, then gives up with one clear line.
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
 import { onPostgres, openTestDatabase } from './helpers/database.ts';
-import {
-  applicationName,
-  backendsOf,
-  everythingQueuedGoesOut,
-  expectNoSecrets,
-  expectOnlyCleanFailures,
-  faultScene,
-  faultServerEnv,
-  missingAcknowledged,
-  mostOfOneKindPer10s,
-  parseLogs,
-  problemsBetween,
-  startWriters,
-  withApplicationName,
-} from './helpers/faults.ts';
+import * as faults from './helpers/faults.ts';
 import { formClient } from './helpers/forms.ts';
 import { apiClient } from './helpers/http.ts';
-import { cleanUpAfterAll, freePort, outputOf, startServerProcess } from './helpers/processes.ts';
+import { cleanUpAfterAll, freePort, outputOf, spawnServe, startServerProcess } from './helpers/processes.ts';
 import { startTcpProxy } from './helpers/tcp-proxy.ts';
 import { waitFor } from './helpers/webhooks.ts';
 
@@ -34,7 +19,7 @@ const OUTAGE_MS = 8_000;
 
 /** The run's PostgreSQL URL with its host and port replaced by the proxy's. */
 function throughProxy(databaseUrl: string, port: number, name: string): string {
-  const url = new URL(withApplicationName(databaseUrl, name));
+  const url = new URL(faults.withApplicationName(databaseUrl, name));
   url.hostname = '127.0.0.1';
   url.port = String(port);
   return url.toString();
@@ -49,12 +34,12 @@ describe.skipIf(!onPostgres())(
   'a database outage through a proxy (PostgreSQL only: the proxy stands in front of a PostgreSQL server)',
   () => {
     it('503 while down, /healthz 200; back within 5 s with workers and LISTEN; nothing queued is lost', async () => {
-      const { receiver, smtp, database, db, seeded } = await faultScene(cleanups, { receiverDelayMs: 300 });
+      const { receiver, smtp, database, db, seeded } = await faults.faultScene(cleanups, { receiverDelayMs: 300 });
       const proxy = await startTcpProxy(target(database.url ?? ''));
       cleanups.push(() => proxy.close());
-      const name = applicationName('outage');
+      const name = faults.applicationName('outage');
       const server = await startServerProcess(
-        faultServerEnv(throughProxy(database.url ?? '', proxy.port, name), 6, smtp?.url),
+        faults.faultServerEnv(throughProxy(database.url ?? '', proxy.port, name), 6, smtp?.url),
       );
       const api = apiClient(server.url, seeded.key);
       const browser = formClient(server.url);
@@ -62,7 +47,7 @@ describe.skipIf(!onPostgres())(
       expect(signedIn.status).toBe(303);
       expect((await browser.get('/dashboard')).status).toBe(200);
       // writes before, during and after the outage; deliveries (300 ms each) are in flight at the cut
-      const writers = await startWriters(server.url, seeded.key, 3);
+      const writers = await faults.startWriters(server.url, seeded.key, 3);
       await waitFor(() => receiver.inFlight.size > 0, { timeoutMs: 10_000, what: 'deliveries in flight' });
 
       const outageStart = Date.now();
@@ -100,7 +85,7 @@ describe.skipIf(!onPostgres())(
         { timeoutMs: 10_000, everyMs: 50, what: 'the API to answer again' },
       );
       const listenAt = await waitFor(
-        async () => ((await backendsOf(db, name)).some((b) => /^listen /i.test(b.query)) ? Date.now() : false),
+        async () => ((await faults.backendsOf(db, name)).some((b) => /^listen /i.test(b.query)) ? Date.now() : false),
         { timeoutMs: 10_000, everyMs: 50, what: 'the LISTEN session' },
       );
       // workers: deliveries and e-mails are made again (new attempts, not ones recorded late)
@@ -150,23 +135,27 @@ describe.skipIf(!onPostgres())(
         expect(p.headers.get('retry-after')).not.toBeNull();
       }
       const outcomes = writers.outcomes;
-      expectOnlyCleanFailures(outcomes);
+      faults.expectOnlyCleanFailures(outcomes);
       expect(outcomes.some((o) => o.status === 503)).toBe(true);
-      expect(await missingAcknowledged(db, outcomes)).toEqual([]);
+      expect(await faults.missingAcknowledged(db, outcomes)).toEqual([]);
 
       // everything queued before and around the outage goes out afterwards
-      await everythingQueuedGoesOut(db, seeded.tenant, receiver, { emailsWithinMs: 150_000, everyMs: 500 });
+      await faults.everythingQueuedGoesOut(db, seeded.tenant, receiver, { emailsWithinMs: 150_000, everyMs: 500 });
 
-      expectNoSecrets(server.logs, { apiKey: seeded.key, webhookSecret: seeded.webhookSecret, emails: writers.emails });
-      const problems = problemsBetween(server.logs, outageStart, backAt + 5_000);
+      faults.expectNoSecrets(server.logs, {
+        apiKey: seeded.key,
+        webhookSecret: seeded.webhookSecret,
+        emails: writers.emails,
+      });
+      const problems = faults.problemsBetween(server.logs, outageStart, backAt + 5_000);
       const seconds = (backAt + 5_000 - outageStart) / 1000;
       console.log(
         `outage: ${problems.length} warning/error lines in ${seconds.toFixed(1)} s ` +
-          `(${(problems.length / seconds).toFixed(1)}/s); most of one kind in 10 s: ${mostOfOneKindPer10s(problems)}; ` +
+          `(${(problems.length / seconds).toFixed(1)}/s); most of one kind in 10 s: ${faults.mostOfOneKindPer10s(problems)}; ` +
           `probes ${probes.length}, writes ${outcomes.length}`,
       );
       expect(problems.length / seconds).toBeLessThan(20);
-      expect(mostOfOneKindPer10s(problems)).toBeLessThanOrEqual(1);
+      expect(faults.mostOfOneKindPer10s(problems)).toBeLessThanOrEqual(1);
       // the count of what was held back is logged with it
       expect(problems.some((line) => typeof line.suppressed === 'number' && line.suppressed > 0)).toBe(true);
     }, 300_000);
@@ -177,7 +166,7 @@ describe.skipIf(!onPostgres())(
       const proxy = await startTcpProxy(target(database.url ?? ''));
       cleanups.push(() => proxy.close());
       await proxy.refuse();
-      const name = applicationName('startup');
+      const name = faults.applicationName('startup');
       const server = await startServerProcess(
         {
           DATABASE_URL: throughProxy(database.url ?? '', proxy.port, name),
@@ -188,7 +177,7 @@ describe.skipIf(!onPostgres())(
         { waitUntilUp: false },
       );
       const attempts = () =>
-        parseLogs(server.logs).filter((line) => /database/.test(line.msg ?? '') && line.level === 40);
+        faults.parseLogs(server.logs).filter((line) => /database/.test(line.msg ?? '') && line.level === 40);
       await waitFor(() => attempts().length >= 2, { timeoutMs: 60_000, everyMs: 100, what: 'two attempts logged' });
       expect(server.child.exitCode).toBeNull();
       const forwardedAt = Date.now();
@@ -204,21 +193,15 @@ describe.skipIf(!onPostgres())(
 describe('serve when the database never answers', () => {
   it('gives up after DATABASE_CONNECT_TIMEOUT_S with "cannot reach the database at HOST:PORT: REASON"', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ['bin/fieldhand.js', 'serve'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        LOG_LEVEL: 'info',
-        PORT: String(await freePort()),
-        HOST: '127.0.0.1',
-        DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/fieldhand`,
-        DATABASE_CONNECT_TIMEOUT_S: '2',
-      },
+    const child = spawnServe(await freePort(), {
+      LOG_LEVEL: 'info',
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/fieldhand`,
+      DATABASE_CONNECT_TIMEOUT_S: '2',
     });
     const { code, stdout, stderr } = await outputOf(child);
     expect(code).not.toBe(0);
     expect(stderr).toBe(`cannot reach the database at 127.0.0.1:${port}: connection refused\n`);
-    const attempts = parseLogs(stdout.split('\n')).filter((line) => /database/.test(line.msg ?? ''));
+    const attempts = faults.parseLogs(stdout.split('\n')).filter((line) => /database/.test(line.msg ?? ''));
     expect(attempts.length).toBeGreaterThanOrEqual(2);
   }, 120_000);
 });

@@ -439,21 +439,17 @@ describe('refunds', () => {
 
 describe('environments', () => {
   it('live without a processor: cards are 400 processor_not_configured, offline payments work', async () => {
-    const live = await acct.live.post('/v1/customers', {
-      first_name: 'Live',
-      last_name: 'One',
-      email: 'live1@example.com',
-    });
-    const card = await addCard(acct.live, live.body.id);
+    const live = await newCustomer(acct.live, { first_name: 'Live', last_name: 'One', email: 'live1@example.com' });
+    const card = await addCard(acct.live, live.id);
     expect(card.status).toBe(400);
     expect(card.body.error.code).toBe('processor_not_configured');
     const autoCharge = await acct.live.post('/v1/invoices', {
-      customer_id: live.body.id,
+      customer_id: live.id,
       line_items: threeItems,
       auto_charge: true,
     });
     expect(autoCharge.body.error.code).toBe('processor_not_configured');
-    const invoice = await newInvoice(acct.live, live.body.id);
+    const invoice = await newInvoice(acct.live, live.id);
     const byCard = await acct.live.post(`/v1/invoices/${invoice.id}/pay`, { payment_method_id: 'pm_x' });
     expect(byCard.body.error.code).toBe('processor_not_configured');
     const cash = await acct.live.post(`/v1/invoices/${invoice.id}/pay`, { method: 'cash' });

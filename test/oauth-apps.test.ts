@@ -17,7 +17,7 @@ import {
   updateOAuthApp,
 } from '../src/modules/oauth/index.ts';
 import { createTestAccount, startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
-import { bearerGet, exchangeCode, issueCode, postForm, REDIRECT_URI, registerApp } from './helpers/oauth.ts';
+import { bearerGet, exchangeCode, issueCode, REDIRECT_URI, refresh, registerApp } from './helpers/oauth.ts';
 
 let t: TestApp;
 let acct: TestAccount;
@@ -107,12 +107,7 @@ describe('OAuth apps', () => {
     ).rejects.toMatchObject({ code: 'resource_not_found' });
     await revokeGrant(t.app.deps, acct.tenant(), { grantId: grant?.id as string, userId: acct.userId });
     expect((await bearerGet(t, tokens.access_token, '/v1/customers')).status).toBe(401);
-    const refreshed = await postForm(t, '/oauth/token', {
-      grant_type: 'refresh_token',
-      refresh_token: tokens.refresh_token,
-      client_id: app.clientId,
-      client_secret: app.clientSecret as string,
-    });
+    const refreshed = await refresh(t, app, tokens.refresh_token);
     expect(refreshed.body.error).toBe('invalid_grant');
     const after = await listUserGrants(t.app.deps, acct.tenant(), acct.userId);
     expect(after.map((each) => each.id)).not.toContain(grant?.id);
@@ -163,15 +158,11 @@ describe('fieldhand oauth-apps', () => {
     expect(account.stderr).toBe('');
     expect(account.code).toBe(0);
     const id = account.json.account_id as string;
+    const createApp = (env: string, name: string, ...more: string[]) =>
+      cli('oauth-apps', 'create', '--account', id, '--env', env, '--name', name, ...more);
 
-    const confidential = await cli(
-      'oauth-apps',
-      'create',
-      '--account',
-      id,
-      '--env',
+    const confidential = await createApp(
       'test',
-      '--name',
       'Planner',
       '--redirect-uri',
       'https://planner.example.com/cb',
@@ -186,19 +177,7 @@ describe('fieldhand oauth-apps', () => {
     expect(Object.keys(confidential.json).sort()).toEqual(['client_id', 'client_secret']);
     expect(confidential.json.client_secret).toMatch(/^svc_cs_/);
 
-    const spa = await cli(
-      'oauth-apps',
-      'create',
-      '--account',
-      id,
-      '--env',
-      'live',
-      '--name',
-      'Phone',
-      '--redirect-uri',
-      'com.example.phone:/cb',
-      '--public',
-    );
+    const spa = await createApp('live', 'Phone', '--redirect-uri', 'com.example.phone:/cb', '--public');
     expect(spa.code).toBe(0);
     expect(Object.keys(spa.json)).toEqual(['client_id']);
 
@@ -217,21 +196,10 @@ describe('fieldhand oauth-apps', () => {
       client_id: spa.json.client_id,
       deleted: true,
     });
-    const bad = await cli(
-      'oauth-apps',
-      'create',
-      '--account',
-      id,
-      '--env',
-      'test',
-      '--name',
-      'Bad',
-      '--redirect-uri',
-      'http://example.com/cb',
-    );
+    const bad = await createApp('test', 'Bad', '--redirect-uri', 'http://example.com/cb');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('redirect');
-    const missing = await cli('oauth-apps', 'create', '--account', id, '--env', 'test', '--name', 'No URI');
+    const missing = await createApp('test', 'No URI');
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('--redirect-uri');
   });

@@ -66,6 +66,11 @@ function authorizationUrl(params: Record<string, string>): string {
   return pathOf(url);
 }
 
+/** An authorization request of the code flow back to REDIRECT_URI, for the route planner unless `params` says. */
+function codeRequest(params: Record<string, string>): string {
+  return authorizationUrl({ client_id: app.clientId, redirect_uri: REDIRECT_URI, response_type: 'code', ...params });
+}
+
 /** Opens the authorization URL, signs in on the way, and returns the consent page. */
 async function signInToConsent(client: FormClient, authorizePath: string, user = acct): Promise<PageResponse> {
   const first = await client.get(authorizePath);
@@ -101,10 +106,7 @@ describe('the authorization code flow', () => {
     const clientAuth = oauth.ClientSecretBasic(app.clientSecret as string);
     const codeVerifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
-    const authorizePath = authorizationUrl({
-      client_id: app.clientId,
-      redirect_uri: REDIRECT_URI,
-      response_type: 'code',
+    const authorizePath = codeRequest({
       scope: 'customers:read bookings:read',
       state,
       code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
@@ -194,16 +196,7 @@ describe('the authorization code flow', () => {
 
   it('works with the JSON token body the spec shows (client_secret in the body, no PKCE)', async () => {
     const person = browser();
-    const consent = await signInToConsent(
-      person,
-      authorizationUrl({
-        client_id: app.clientId,
-        redirect_uri: REDIRECT_URI,
-        response_type: 'code',
-        scope: 'customers:read',
-        state: 'xyz',
-      }),
-    );
+    const consent = await signInToConsent(person, codeRequest({ scope: 'customers:read', state: 'xyz' }));
     const callback = await approve(person, consent);
     const code = callback.searchParams.get('code') as string;
     expect(callback.searchParams.get('state')).toBe('xyz');
@@ -239,10 +232,8 @@ describe('the authorization code flow', () => {
     const person = browser();
     const consent = await signInToConsent(
       person,
-      authorizationUrl({
+      codeRequest({
         client_id: spa.clientId,
-        redirect_uri: REDIRECT_URI,
-        response_type: 'code',
         scope: 'bookings:read',
         state,
         code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
@@ -260,16 +251,7 @@ describe('the authorization code flow', () => {
 
   it('denial redirects with access_denied, state and iss, and issues nothing', async () => {
     const person = browser();
-    const consent = await signInToConsent(
-      person,
-      authorizationUrl({
-        client_id: app.clientId,
-        redirect_uri: REDIRECT_URI,
-        response_type: 'code',
-        scope: 'customers:read',
-        state: 'deny-me',
-      }),
-    );
+    const consent = await signInToConsent(person, codeRequest({ scope: 'customers:read', state: 'deny-me' }));
     const before = await codeCount();
     const callback = await approve(person, consent, 'deny');
     expect(callback.searchParams.get('error')).toBe('access_denied');

@@ -65,16 +65,19 @@ describe('events from their operations', () => {
 
     // bookings: create, update, reschedule, start, complete (which bills and charges), cancel
     const catalog = await demoCatalog(acct.api);
-    const booking = ok(
-      await book(acct.api, {
-        customer_id: customer.id,
-        address_id: customer.addresses[0].id,
-        industry: 'junk-removal',
-        configuration: sofa(catalog),
-        scheduled_at: await slotAt(acct.api, 'junk-removal', '2026-06-03', '10:00', 20),
-      }),
-      201,
-    ).body;
+    /** A sofa pickup for the customer at 10:00 on `date`. */
+    const bookSofa = async (date: string) =>
+      ok(
+        await book(acct.api, {
+          customer_id: customer.id,
+          address_id: customer.addresses[0].id,
+          industry: 'junk-removal',
+          configuration: sofa(catalog),
+          scheduled_at: await slotAt(acct.api, 'junk-removal', date, '10:00', 20),
+        }),
+        201,
+      ).body;
+    const booking = await bookSofa('2026-06-03');
     expected.set('booking.created', booking);
     expected.set(
       'booking.updated',
@@ -87,16 +90,7 @@ describe('events from their operations', () => {
     );
     expected.set('booking.started', ok(await acct.api.post(`/v1/bookings/${booking.id}/start`)).body);
     expected.set('booking.completed', ok(await acct.api.post(`/v1/bookings/${booking.id}/complete`)).body);
-    const other = ok(
-      await book(acct.api, {
-        customer_id: customer.id,
-        address_id: customer.addresses[0].id,
-        industry: 'junk-removal',
-        configuration: sofa(catalog),
-        scheduled_at: await slotAt(acct.api, 'junk-removal', '2026-06-04', '10:00', 20),
-      }),
-      201,
-    ).body;
+    const other = await bookSofa('2026-06-04');
     expected.set(
       'booking.cancelled',
       ok(await acct.api.post(`/v1/bookings/${other.id}/cancel`, { reason: 'Moved away', notify_customer: false })).body,

@@ -276,7 +276,8 @@ function lockDataDir(dataDir: string): () => void {
       if (holder && holder !== process.pid && processAlive(holder)) {
         throw new DatabaseBusyError(
           `The embedded database in ${dataDir} is in use by another process (pid ${holder}). ` +
-            'Stop the server first, or use the dashboard, or set DATABASE_URL to a PostgreSQL server.',
+            'Stop the server first, or use the dashboard (a catalog file imports and exports at ' +
+            '/dashboard/settings/catalog-file), or set DATABASE_URL to a PostgreSQL server.',
         );
       }
       fs.rmSync(lockFile, { force: true }); // left by a process that is gone

@@ -25,6 +25,8 @@ export const ERRORS = {
   invoice_not_paid: { status: 409, type: 'invalid_request_error' },
   customer_deactivated: { status: 409, type: 'invalid_request_error' },
   address_required: { status: 409, type: 'invalid_request_error' },
+  // something still needs the resource (CONTRACT §11): the message names what, up to 5 ids
+  resource_in_use: { status: 409, type: 'invalid_request_error' },
   idempotency_key_in_use: { status: 409, type: 'idempotency_error' },
   idempotency_key_reused: { status: 422, type: 'idempotency_error' },
   request_too_large: { status: 413, type: 'invalid_request_error' },

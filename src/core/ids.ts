@@ -13,6 +13,7 @@ export const ID_PREFIXES = {
   booking: 'bk',
   invoice: 'inv',
   staff: 'staff',
+  timeOff: 'toff',
   zone: 'zone',
   industry: 'ind',
   productCategory: 'pcat',

@@ -64,6 +64,26 @@ export async function pagedRows<Row>(
   return { rows, total: Number(count?.total ?? 0) };
 }
 
+/**
+ * One page of a table's rows meeting every `where` condition, newest first unless `order` says
+ * otherwise, and the count of all of them.
+ */
+export function pageOfTable<Row>(
+  db: Sql,
+  statement: { table: string; columns: SQL; where: SQL[]; order?: SQL },
+  page: PageRequest,
+): Promise<{ rows: Row[]; total: number }> {
+  return pagedRows<Row>(
+    db,
+    {
+      select: sql`select ${statement.columns}`,
+      from: sql`from ${sql.identifier(statement.table)} where ${sql.join(statement.where, sql` and `)}`,
+      order: statement.order ?? sql`order by created_at desc, id desc`,
+    },
+    page,
+  );
+}
+
 /** `ids=a,b,c` as a list: at most 100, each of the expected kind's prefix. */
 export function parseIds(raw: string | undefined, prefix: string): string[] | undefined {
   if (raw === undefined) return undefined;

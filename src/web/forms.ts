@@ -66,12 +66,16 @@ export function formValues(request: FastifyRequest, name: string): string[] {
  * request body, as for url-encoded forms, so `formField` and the CSRF check work unchanged.
  * Returns the uploaded files by field name (an empty file input is no file). A malformed or
  * oversized post gives `problem` instead of an exception, so the form can say what went wrong.
+ * A page whose file may be larger than UPLOAD_MAX_BYTES (a catalog file) says so in its route's
+ * `config.uploadMaxBytes`.
  */
-export async function readUploadForm(request: FastifyRequest): Promise<UploadForm> {
+export async function readUploadForm(request: FastifyRequest, maxBytes = UPLOAD_MAX_BYTES): Promise<UploadForm> {
   const files = new Map<string, UploadedFile>();
   const fields: Record<string, string | string[]> = {};
   try {
-    for await (const part of request.parts({ limits: { ...UPLOAD_LIMITS, fieldSize: 64 * 1024 } })) {
+    for await (const part of request.parts({
+      limits: { ...UPLOAD_LIMITS, fileSize: maxBytes, fieldSize: 64 * 1024 },
+    })) {
       if (part.type === 'file') {
         const bytes = await part.toBuffer();
         if (part.filename || bytes.length > 0) {
@@ -87,7 +91,7 @@ export async function readUploadForm(request: FastifyRequest): Promise<UploadFor
   } catch (error) {
     request.log.info({ err: error }, 'unreadable form upload');
     request.body = fields;
-    return { files, problem: 'The form could not be read (at most one file, up to 180 KB). Try again.' };
+    return { files, problem: `The form could not be read (at most one file, up to ${maxBytes / 1024} KB). Try again.` };
   }
   request.body = fields;
   return { files };
@@ -99,15 +103,19 @@ export interface FieldError {
   message: string;
 }
 
+/** Conflicts a form can show next to a field: a taken name or code, a value something holds. */
+const FORM_CONFLICTS = new Set(['invalid_state_transition', 'resource_already_exists', 'resource_in_use']);
+
 /**
- * A service's refusal of the input (parameter_invalid and friends) as the form shows it;
- * anything else (not found, an outage, a bug) is thrown on, to the page's error handler.
+ * A service's refusal of the input (parameter_invalid and friends, and the conflicts above) as
+ * the form shows it; anything else (not found, an outage, a bug) is thrown on, to the page's
+ * error handler.
  */
 export function fieldError(error: unknown): FieldError {
   const refused =
     error instanceof AppError &&
     error.code !== 'resource_not_found' &&
-    (error.status === 400 || error.code === 'invalid_state_transition');
+    (error.status === 400 || FORM_CONFLICTS.has(error.code));
   if (!refused) throw error;
   return { param: error.param, message: error.message };
 }

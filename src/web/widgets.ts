@@ -1,20 +1,35 @@
 // Small pieces of pages that show data the same way everywhere: times, money, the pager.
 import { html, type SafeHtml } from './html.ts';
 
-const DATE_FORMAT = new Intl.DateTimeFormat('en-US', {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-  timeZone: 'UTC',
-});
+const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** A timestamp for people, with the exact value in a <time> element. */
-export function when(iso: string | null, fallback = 'Never'): SafeHtml {
+/** "Jun 2, 2026, 09:00 EDT": the zone's abbreviation names the time zone the time is in. */
+function formatIn(timeZone: string): Intl.DateTimeFormat {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZone,
+      timeZoneName: 'short',
+    });
+    formats.set(timeZone, format);
+  }
+  return format;
+}
+
+/**
+ * A timestamp for people, in `timeZone` (a zone's IANA name; UTC where no zone applies), with
+ * the exact UTC value in a <time> element and the time zone's full name in its title.
+ */
+export function when(iso: string | null, fallback = 'Never', timeZone = 'UTC'): SafeHtml {
   if (!iso) return html`<span class="hint">${fallback}</span>`;
-  return html`<time datetime="${iso}" title="${iso}">${DATE_FORMAT.format(new Date(iso))} UTC</time>`;
+  const title = timeZone === 'UTC' ? iso : `${iso} (${timeZone})`;
+  return html`<time datetime="${iso}" title="${title}">${formatIn(timeZone).format(new Date(iso))}</time>`;
 }
 
 // one money formatter for the whole product
@@ -36,4 +51,13 @@ export function pager(options: {
     ${page < totalPages ? html`<a class="button secondary small" href="${link(page + 1)}" rel="next">Next</a>` : null}
   </span>
 </nav>`;
+}
+
+/**
+ * A list's table, or its empty state when it has no rows: `title` in bold, then a hint (what to
+ * try when filters hid every row, or where rows come from).
+ */
+export function tableOrEmpty(rows: number, empty: { title: string; hint: string }, table: () => SafeHtml): SafeHtml {
+  if (rows > 0) return table();
+  return html`<div class="table-wrap"><div class="empty"><strong>${empty.title}</strong>${empty.hint}</div></div>`;
 }

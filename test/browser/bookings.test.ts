@@ -1,30 +1,31 @@
 // The Bookings read views in a real browser: the list filtered with its labelled controls, a
 // booking's detail with timeline, crew and pricing, and the detail on a phone. Screenshots go
 // to docs/screenshots.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.ts';
-import { createTestAccount, startTestApp, type TestAccount, type TestApp } from '../helpers/app.ts';
+import { createTestAccount, type TestAccount } from '../helpers/app.ts';
 import { addCard } from '../helpers/billing.ts';
-import { book, type Catalog, configurations, demoCatalog, slotAt, sofa } from '../helpers/bookings.ts';
-import { launchBrowser, signedInPage as openSignedInPage, screenshot } from '../helpers/browser.ts';
+import {
+  book,
+  type Catalog,
+  configurations,
+  demoCatalog,
+  MONDAY_8AM_NEW_YORK,
+  slotAt,
+  sofa,
+} from '../helpers/bookings.ts';
+import { expectMainShows, screenshot, startBrowserScene } from '../helpers/browser.ts';
 
-// Monday 2026-06-01, 08:00 in New York
-const clock = new ManualClock('2026-06-01T12:00:00Z');
-let t: TestApp;
-let browser: Browser;
 let acct: TestAccount;
 let catalog: Catalog;
-
-beforeAll(async () => {
-  t = await startTestApp({ clock, workers: false });
-  browser = await launchBrowser();
-  acct = await createTestAccount(t, { demo: true });
-  catalog = await demoCatalog(acct.api);
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
+const clock = new ManualClock(MONDAY_8AM_NEW_YORK);
+const scene = startBrowserScene({
+  app: { clock, workers: false },
+  user: async (t) => {
+    acct = await createTestAccount(t, { demo: true });
+    catalog = await demoCatalog(acct.api);
+    return { accountId: acct.accountId, email: acct.adminEmail, password: acct.adminPassword };
+  },
 });
 
 async function customer(first: string, last: string, street: string) {
@@ -59,10 +60,6 @@ async function booking(
   return res.body.id as string;
 }
 
-function signedInPage(size: 'laptop' | 'phone' = 'laptop'): Promise<Page> {
-  return openSignedInPage(browser, t.url, { email: acct.adminEmail, password: acct.adminPassword }, size);
-}
-
 describe('Bookings in a browser', { timeout: 120_000 }, () => {
   it('filters the list with its labelled controls and opens a booking with its timeline and pricing', async () => {
     const config = configurations(catalog);
@@ -89,7 +86,7 @@ describe('Bookings in a browser', { timeout: 120_000 }, () => {
       200,
     );
 
-    const page = await signedInPage();
+    const page = await scene.signedInPage();
     await page.getByRole('link', { name: 'Bookings' }).click();
     await page.getByRole('heading', { name: 'Bookings', exact: true }).waitFor();
     // four booked, and the bi-weekly one's next visit, made when it was completed
@@ -104,14 +101,10 @@ describe('Bookings in a browser', { timeout: 120_000 }, () => {
 
     await page.goto('/dashboard/bookings');
     await page.locator(`a[href="/dashboard/bookings/${done}"]`).click();
-    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
-    const main = await page.locator('main').innerText();
-    expect(main).toContain('Maya Lindqvist');
-    expect(main).toContain('Booked');
-    expect(main).toContain('Key under the mat');
+    await expectMainShows(page, 'Timeline', ['Maya Lindqvist', 'Booked', 'Key under the mat']);
     await screenshot(page, 'booking');
 
-    const phone = await signedInPage('phone');
+    const phone = await scene.signedInPage('phone');
     await phone.goto(`/dashboard/bookings/${done}`);
     await phone.getByRole('heading', { name: 'Pricing' }).waitFor();
     // nothing wider than the screen

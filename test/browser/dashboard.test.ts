@@ -1,42 +1,18 @@
 // The dashboard in a real browser: sign-in, API keys end to end, the test/live switch, CSRF
 // and login throttling. Screenshots of the Integrations pages go to docs/screenshots.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { query, sql } from '../../src/core/db.ts';
 import { createAccount, createApiKey } from '../../src/modules/accounts/index.ts';
 import { DEVICE_COOKIE, SIGN_IN_LIMITS } from '../../src/modules/sessions/index.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import {
-  createBrightside,
-  launchBrowser,
-  newBrowserContext,
-  signedInPage as openSignedInPage,
-  screenshot,
-  signInThroughPage,
-} from '../helpers/browser.ts';
+import { brightside, newBrowserContext, screenshot, signInThroughPage, startBrowserScene } from '../helpers/browser.ts';
 import { formClient } from '../helpers/forms.ts';
 import { apiClient } from '../helpers/http.ts';
 
 const KEYS_PAGE = '/dashboard/settings/integrations/api-keys';
 
-let t: TestApp;
-let browser: Browser;
 const owner = { email: 'owner@brightside.example', password: 'correct horse battery staple' };
-let accountId: string;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  browser = await launchBrowser();
-  accountId = await createBrightside(t, owner);
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
-
-function signedInPage(size: 'laptop' | 'phone' = 'laptop'): Promise<Page> {
-  return openSignedInPage(browser, t.url, owner, size);
-}
+const scene = startBrowserScene({ user: brightside(owner) });
 
 async function generateKey(page: Page, name: string, environment: 'Test' | 'Live', shot?: string): Promise<string> {
   await page.goto(KEYS_PAGE);
@@ -55,8 +31,8 @@ async function generateKey(page: Page, name: string, environment: 'Test' | 'Live
 // A browser on a busy machine is slow: these tests get more time than the default.
 describe('dashboard in a browser', { timeout: 90_000 }, () => {
   it('signs in, generates a test key that works on the API, revokes it, and the API answers 401', async () => {
-    const page = await signedInPage();
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
+    const page = await scene.signedInPage();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: scene.t.url });
     expect(new URL(page.url()).pathname).toBe('/dashboard');
     await page.getByRole('heading', { level: 1, name: 'Brightside Cleaning Co.' }).waitFor();
     await screenshot(page, 'overview');
@@ -69,7 +45,7 @@ describe('dashboard in a browser', { timeout: 90_000 }, () => {
     await page.getByText('Copied to the clipboard.').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
 
-    const api = apiClient(t.url, key);
+    const api = apiClient(scene.t.url, key);
     const before = await api.get('/v1/customers');
     expect(before.status).toBe(200);
 
@@ -94,11 +70,13 @@ describe('dashboard in a browser', { timeout: 90_000 }, () => {
   });
 
   it('the live/test switch hides the other environment’s keys and data', async () => {
-    const page = await signedInPage();
-    await createApiKey(t.app.deps, { accountId, environment: 'live' }, 'Production server');
-    await createApiKey(t.app.deps, { accountId, environment: 'test' }, 'Staging server');
-    const testKey = (await createApiKey(t.app.deps, { accountId, environment: 'test' }, 'Seeder')).key;
-    const customer = await apiClient(t.url, testKey).post('/v1/customers', {
+    const page = await scene.signedInPage();
+    await createApiKey(scene.t.app.deps, { accountId: scene.user.accountId, environment: 'live' }, 'Production server');
+    await createApiKey(scene.t.app.deps, { accountId: scene.user.accountId, environment: 'test' }, 'Staging server');
+    const testKey = (
+      await createApiKey(scene.t.app.deps, { accountId: scene.user.accountId, environment: 'test' }, 'Seeder')
+    ).key;
+    const customer = await apiClient(scene.t.url, testKey).post('/v1/customers', {
       first_name: 'Tessa',
       last_name: 'Testmode',
       email: 'tessa@example.com',
@@ -146,7 +124,7 @@ describe('dashboard in a browser', { timeout: 90_000 }, () => {
   });
 
   it('refuses a form posted without the CSRF token', async () => {
-    const page = await signedInPage();
+    const page = await scene.signedInPage();
     await page.goto(`${KEYS_PAGE}/new`);
     await page.getByLabel('Name').fill('Forged key');
     await page.locator('#new-key-form input[name="_csrf"]').evaluate((input) => input.remove());
@@ -157,16 +135,16 @@ describe('dashboard in a browser', { timeout: 90_000 }, () => {
     expect(response.status()).toBe(403);
     await page.getByRole('heading', { name: 'Request refused' }).waitFor();
     const keys = await query(
-      t.database.sql,
-      sql`select 1 from api_keys where account_id = ${accountId} and name = 'Forged key'`,
+      scene.t.database.sql,
+      sql`select 1 from api_keys where account_id = ${scene.user.accountId} and name = 'Forged key'`,
     );
     expect(keys).toEqual([]);
   });
 
   it('pauses sign-in after five wrong passwords', async () => {
-    const context = await newBrowserContext(browser, t.url);
+    const context = await newBrowserContext(scene.browser, scene.t.url);
     const page = await context.newPage();
-    const victim = await createAccount(t.app.deps, {
+    const victim = await createAccount(scene.t.app.deps, {
       name: 'Throttled Co',
       adminEmail: 'throttled@example.com',
       adminPassword: 'the right password',
@@ -191,12 +169,12 @@ describe('dashboard in a browser', { timeout: 90_000 }, () => {
 
   it('still signs in the browser that signed in before while its e-mail is attacked from elsewhere', async () => {
     const admin = { email: 'attacked@brightside.example', password: 'the admin password' };
-    await createAccount(t.app.deps, {
+    await createAccount(scene.t.app.deps, {
       name: 'Attacked Co',
       adminEmail: admin.email,
       adminPassword: admin.password,
     });
-    const context = await newBrowserContext(browser, t.url);
+    const context = await newBrowserContext(scene.browser, scene.t.url);
     const page = await context.newPage();
     await signInThroughPage(page, admin.email, admin.password);
     const device = (await context.cookies()).find((cookie) => cookie.name === DEVICE_COOKIE);
@@ -207,10 +185,10 @@ describe('dashboard in a browser', { timeout: 90_000 }, () => {
     // Guesses from many addresses, until new browsers are paused for this e-mail everywhere.
     const perAddress = SIGN_IN_LIMITS.emailAtAddress;
     for (let n = 1; n <= Math.ceil(SIGN_IN_LIMITS.emailFromNewBrowsers / perAddress); n++) {
-      const attacker = formClient(t.url, { 'x-forwarded-for': `10.199.1.${n}` });
+      const attacker = formClient(scene.t.url, { 'x-forwarded-for': `10.199.1.${n}` });
       for (let attempt = 1; attempt <= perAddress; attempt++) await attacker.signIn(admin.email, `guess ${attempt}`);
     }
-    const stranger = await (await newBrowserContext(browser, t.url)).newPage();
+    const stranger = await (await newBrowserContext(scene.browser, scene.t.url)).newPage();
     await stranger.goto('/dashboard/login');
     await stranger.getByLabel('E-mail').fill(admin.email);
     await stranger.getByLabel('Password').fill(admin.password);
@@ -225,11 +203,11 @@ describe('dashboard in a browser', { timeout: 90_000 }, () => {
 
   // OAuth Apps, Webhooks and Connected apps are photographed with data in integrations.test.ts.
   it('takes screenshots of the phone layout and the login page', async () => {
-    const phone = await signedInPage('phone');
+    const phone = await scene.signedInPage('phone');
     await phone.goto(KEYS_PAGE);
     await phone.getByRole('link', { name: 'Generate New Key' }).waitFor();
     await screenshot(phone, 'api-keys-phone');
-    const login = await (await newBrowserContext(browser, t.url)).newPage();
+    const login = await (await newBrowserContext(scene.browser, scene.t.url)).newPage();
     await login.goto('/dashboard/login');
     await screenshot(login, 'login');
   });

@@ -3,12 +3,10 @@
 // authorization-code flow through the consent page and the code exchanged; the grant shown and
 // revoked under Connected apps; an invoice. Screenshots go to docs/screenshots.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/modules/accounts/index.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { newCustomer, newInvoice } from '../helpers/billing.ts';
-import { createBrightside, launchBrowser, signedInPage as openSignedInPage, screenshot } from '../helpers/browser.ts';
+import { brightside, expectMainShows, screenshot, startBrowserScene } from '../helpers/browser.ts';
 import { apiClient } from '../helpers/http.ts';
 import { bearerGet, postForm } from '../helpers/oauth.ts';
 import { type Receiver, startReceiver } from '../helpers/webhooks.ts';
@@ -21,31 +19,17 @@ const LOGO = Buffer.from(
   'base64',
 );
 
-let t: TestApp;
-let browser: Browser;
-let receiver: Receiver;
-let accountId: string;
 const owner = { email: 'owner@integrations.example', password: 'correct horse battery staple' };
-
+const scene = startBrowserScene({ app: { workers: false }, user: brightside(owner) });
+let receiver: Receiver;
 beforeAll(async () => {
-  t = await startTestApp({ workers: false });
-  browser = await launchBrowser();
   receiver = await startReceiver();
-  accountId = await createBrightside(t, owner);
+  return () => receiver.close();
 });
-afterAll(async () => {
-  await browser?.close();
-  await receiver?.close();
-  await t?.close();
-});
-
-function signedInPage(size: 'laptop' | 'phone' = 'laptop'): Promise<Page> {
-  return openSignedInPage(browser, t.url, owner, size);
-}
 
 describe('Integrations in a browser', { timeout: 120_000 }, () => {
   it('adds a webhook pointing at a local receiver, sends a test, and the detail view shows it succeeded', async () => {
-    const page = await signedInPage();
+    const page = await scene.signedInPage();
     await page.goto(`${INTEGRATIONS}/webhooks`);
     await page.getByRole('link', { name: 'Add Endpoint' }).click();
     await page.getByLabel('Endpoint URL').fill(`${receiver.url}/fieldhand`);
@@ -63,7 +47,7 @@ describe('Integrations in a browser', { timeout: 120_000 }, () => {
 
     await page.getByRole('button', { name: 'Send Test' }).click();
     await page.getByText('A test event was queued').waitFor();
-    expect(await t.app.workers.deliveries.runOnce()).toBe(1);
+    expect(await scene.t.app.workers.deliveries.runOnce()).toBe(1);
     await page.getByRole('link', { name: 'Refresh' }).click();
     const row = page.locator('tbody tr', { hasText: 'Succeeded' }).first();
     await row.waitFor();
@@ -73,7 +57,7 @@ describe('Integrations in a browser', { timeout: 120_000 }, () => {
     expect(received?.json.test).toBe(true);
     expect(received?.headers['webhook-signature']).toMatch(/^v1,/);
     await screenshot(page, 'webhooks-detail');
-    const phone = await signedInPage('phone');
+    const phone = await scene.signedInPage('phone');
     await phone.goto(page.url());
     await phone.getByRole('button', { name: 'Send Test' }).waitFor();
     await screenshot(phone, 'webhooks-detail-phone');
@@ -84,7 +68,7 @@ describe('Integrations in a browser', { timeout: 120_000 }, () => {
   });
 
   it('registers an OAuth app, runs the authorization-code flow through the consent page, and exchanges the code', async () => {
-    const page = await signedInPage();
+    const page = await scene.signedInPage();
     await page.goto(`${INTEGRATIONS}/oauth-apps`);
     await page.getByRole('link', { name: 'Register app' }).click();
     await page.getByLabel('Name').fill('Route Planner');
@@ -110,7 +94,7 @@ describe('Integrations in a browser', { timeout: 120_000 }, () => {
     // The app sends the user to the authorization endpoint (PKCE as well as the secret).
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
-    const authorize = new URL('/oauth/authorize', t.url);
+    const authorize = new URL('/oauth/authorize', scene.t.url);
     for (const [name, value] of Object.entries({
       client_id: clientId,
       redirect_uri: CALLBACK,
@@ -142,7 +126,7 @@ describe('Integrations in a browser', { timeout: 120_000 }, () => {
 
     // The app's server exchanges the code, then calls the API.
     const tokens = await postForm(
-      t,
+      scene.t,
       '/oauth/token',
       { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, code_verifier: verifier },
       { id: clientId, secret: clientSecret },
@@ -150,7 +134,7 @@ describe('Integrations in a browser', { timeout: 120_000 }, () => {
     expect(tokens.status).toBe(200);
     expect(tokens.body.access_token).toMatch(/^svc_at_/);
     expect(tokens.body.scope).toBe('bookings:read customers:read');
-    expect((await bearerGet(t, tokens.body.access_token, '/v1/customers')).status).toBe(200);
+    expect((await bearerGet(scene.t, tokens.body.access_token, '/v1/customers')).status).toBe(200);
 
     // The user sees the app under Connected apps and revokes it; its token stops working.
     await page.goto(`${INTEGRATIONS}/connected-apps`);
@@ -160,18 +144,20 @@ describe('Integrations in a browser', { timeout: 120_000 }, () => {
     await card.getByRole('link', { name: /Revoke access/ }).click();
     await page.getByRole('button', { name: 'Revoke access' }).click();
     await page.getByText('Access was revoked.').waitFor();
-    expect((await bearerGet(t, tokens.body.access_token, '/v1/customers')).status).toBe(401);
+    expect((await bearerGet(scene.t, tokens.body.access_token, '/v1/customers')).status).toBe(401);
   });
 
   it('shows an invoice with its line items and payments', async () => {
-    const key = (await createApiKey(t.app.deps, { accountId, environment: 'test' }, 'Seeder')).key;
-    const api = apiClient(t.url, key);
+    const key = (
+      await createApiKey(scene.t.app.deps, { accountId: scene.user.accountId, environment: 'test' }, 'Seeder')
+    ).key;
+    const api = apiClient(scene.t.url, key);
     const customer = await newCustomer(api, { first_name: 'Maria', last_name: 'Lopez' });
     const invoice = await newInvoice(api, customer.id, { tax_rate: 8.875 });
     expect((await api.post(`/v1/invoices/${invoice.id}/pay`, { method: 'check', amount: 5000 })).status).toBe(200);
     await newInvoice(api, customer.id, { draft: true });
 
-    const page = await signedInPage();
+    const page = await scene.signedInPage();
     await page.getByRole('link', { name: 'Invoices' }).click();
     await page.getByRole('link', { name: invoice.number }).waitFor();
     await screenshot(page, 'invoices');
@@ -181,11 +167,7 @@ describe('Integrations in a browser', { timeout: 120_000 }, () => {
     expect(await page.getByRole('link', { name: invoice.number }).count()).toBe(0);
 
     await page.goto(`/dashboard/invoices/${invoice.id}`);
-    await page.getByRole('heading', { name: 'Line items' }).waitFor();
-    const main = await page.locator('main').innerText();
-    expect(main).toContain('Standard clean');
-    expect(main).toContain('Check');
-    expect(main).toContain('$50.00');
+    await expectMainShows(page, 'Line items', ['Standard clean', 'Check', '$50.00']);
     await screenshot(page, 'invoice');
   });
 });

@@ -1,7 +1,8 @@
 // Factories for booking tests on the demo catalog: customers with an address in a zone,
 // configurations of each industry, and slots taken from the availability endpoint.
 
-import type { Clock } from '../../src/core/clock.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { type Clock, ManualClock } from '../../src/core/clock.ts';
 import { query, sql } from '../../src/core/db.ts';
 import { startWithAccount, type TestAccount, type TestApp } from './app.ts';
 import type { Api } from './http.ts';
@@ -51,6 +52,41 @@ export async function demoCatalog(api: Api): Promise<Catalog> {
 export async function startWithDemoCatalog(clock: Clock): Promise<{ t: TestApp; acct: TestAccount; catalog: Catalog }> {
   const { t, acct } = await startWithAccount({ clock, workers: false }, { demo: true });
   return { t, acct, catalog: await demoCatalog(acct.api) };
+}
+
+// Each account and environment has its own demo catalog, with its own ids.
+const catalogs = new Map<Api, Catalog>();
+
+/** The booking as the API returns it. */
+export interface SofaPickup {
+  id: string;
+  customer: { id: string; name: string };
+  crew: { name: string }[];
+  [field: string]: any;
+}
+
+/**
+ * A confirmed sofa pickup for the account (and environment) of `api`, on its own demo catalog:
+ * on `date` at local `time` (10:00 unless told) in `zip` (Manhattan), for `customer` or a new one,
+ * with `couponCode` if given.
+ */
+export async function sofaPickup(
+  api: Api,
+  date: string,
+  options: { time?: string; zip?: string; customer?: { id: string; addressId: string }; couponCode?: string } = {},
+) {
+  if (!catalogs.has(api)) catalogs.set(api, await demoCatalog(api));
+  const customer = options.customer ?? (await customerWithAddress(api, options.zip));
+  const res = await book(api, {
+    customer_id: customer.id,
+    address_id: customer.addressId,
+    industry: 'junk-removal',
+    configuration: sofa(catalogs.get(api) as Catalog),
+    scheduled_at: await slotAt(api, 'junk-removal', date, options.time ?? '10:00', 20, options.zip),
+    ...(options.couponCode ? { coupon_code: options.couponCode } : {}),
+  });
+  if (res.status !== 201) throw new Error(`booking not created: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as SofaPickup;
 }
 
 /** One configuration per configuration type. */
@@ -138,4 +174,54 @@ export async function countsAndRecount(t: TestApp, acct: TestAccount) {
                 where account_id = ${acct.accountId} and environment = 'test' group by status) c) as counted`,
   );
   return { stored: row?.stored ?? {}, counted: row?.counted ?? {} };
+}
+
+/**
+ * Monday 2026-06-01, 08:00 in New York. On Mondays exactly two Manhattan crew members do junk
+ * removal (Maria Lopez and Dmitri Petrov; James Carter is off).
+ */
+export const MONDAY_8AM_NEW_YORK = '2026-06-01T12:00:00Z';
+
+/** The bookings test files' world: one server, its demo account and catalog, and the clock. */
+export interface BookingScene {
+  clock: ManualClock;
+  t: TestApp;
+  acct: TestAccount;
+  catalog: Catalog;
+  /** A customer of the account with one address at `zip` (Manhattan unless told). */
+  customer(zip?: string): ReturnType<typeof customerWithAddress>;
+  book(body: Record<string, unknown>, headers?: Record<string, string>): ReturnType<typeof book>;
+  slots(industry: string, date: string, duration: number, zip?: string): ReturnType<typeof slots>;
+  slotAt(industry: string, date: string, time: string, duration: number, zip?: string): Promise<string>;
+  sofa(frequency?: string): ReturnType<typeof sofa>;
+  overlaps(): ReturnType<typeof overlaps>;
+  statsAndRecount(customerId: string): ReturnType<typeof statsAndRecount>;
+  countsAndRecount(): ReturnType<typeof countsAndRecount>;
+}
+
+/**
+ * Registers the file's `beforeAll` (a server on a ManualClock at Monday 08:00 in New York, workers
+ * off, with a demo account and its catalog's ids) and the `afterAll` that closes it. Read `t`,
+ * `acct` and `catalog` inside tests and hooks, not at the top of the file.
+ */
+export function mondayInNewYork(): BookingScene {
+  const scene: BookingScene = {
+    clock: new ManualClock(MONDAY_8AM_NEW_YORK),
+    t: undefined as unknown as TestApp,
+    acct: undefined as unknown as TestAccount,
+    catalog: undefined as unknown as Catalog,
+    customer: (zip) => customerWithAddress(scene.acct.api, zip),
+    book: (body, headers) => book(scene.acct.api, body, headers),
+    slots: (industry, date, duration, zip) => slots(scene.acct.api, industry, date, duration, zip),
+    slotAt: (industry, date, time, duration, zip) => slotAt(scene.acct.api, industry, date, time, duration, zip),
+    sofa: (frequency) => sofa(scene.catalog, frequency),
+    overlaps: () => overlaps(scene.t, scene.acct),
+    statsAndRecount: (customerId) => statsAndRecount(scene.t, customerId),
+    countsAndRecount: () => countsAndRecount(scene.t, scene.acct),
+  };
+  beforeAll(async () => {
+    Object.assign(scene, await startWithDemoCatalog(scene.clock));
+  });
+  afterAll(() => scene.t?.close());
+  return scene;
 }

@@ -76,3 +76,33 @@ export function formClient(baseUrl: string, headers: Record<string, string> = {}
   };
   return client;
 }
+
+let signInAddress = 0;
+
+/**
+ * A form client signed in as the account's admin. Each comes from an X-Forwarded-For address of
+ * its own, so the sign-ins of one test never add up to another's login throttle.
+ */
+export async function signedInClient(
+  baseUrl: string,
+  admin: { adminEmail: string; adminPassword: string },
+): Promise<FormClient> {
+  signInAddress += 1;
+  const address = `10.20.${Math.floor(signInAddress / 250)}.${(signInAddress % 250) + 1}`;
+  const client = formClient(baseUrl, { 'x-forwarded-for': address });
+  const res = await client.signIn(admin.adminEmail, admin.adminPassword);
+  if (res.status !== 303) throw new Error(`sign-in answered ${res.status}, not 303`);
+  return client;
+}
+
+/** The CSRF token of the client's session, from the dashboard's home page. */
+export async function csrfOf(client: FormClient): Promise<string> {
+  return csrfFrom((await client.get('/dashboard')).text);
+}
+
+/** The text of the field error a dashboard page shows under the field named `name`, if any. */
+export function errorNextTo(page: string, name: string): string | undefined {
+  return new RegExp(
+    `<span class="field-error" id="${name.replace(/\./g, '\\.')}-error" role="alert">([^<]*)</span>`,
+  ).exec(page)?.[1];
+}

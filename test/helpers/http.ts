@@ -14,19 +14,23 @@ export interface Api {
   raw(path: string, init: RequestInit): Promise<ApiResponse>;
 }
 
+/** Status, headers and the body: parsed when it is JSON, else the text. */
+export async function responseOf(response: Response): Promise<ApiResponse> {
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
 export function apiClient(baseUrl: string, token?: string): Api {
   const raw = async (path: string, init: RequestInit): Promise<ApiResponse> => {
     const headers = new Headers(init.headers);
     if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
-    const response = await fetch(baseUrl + path, { ...init, headers, redirect: 'manual' });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: response.status, headers: response.headers, body };
+    return responseOf(await fetch(baseUrl + path, { ...init, headers, redirect: 'manual' }));
   };
   const withBody =
     (method: string) =>

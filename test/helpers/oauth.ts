@@ -6,6 +6,7 @@ import { issueAuthorizationCode } from '../../src/modules/oauth/authorize.servic
 import { createOAuthApp, type NewOAuthApp, type Scope } from '../../src/modules/oauth/index.ts';
 import { s256Challenge } from '../../src/modules/oauth/pkce.ts';
 import type { TestAccount, TestApp } from './app.ts';
+import { responseOf } from './http.ts';
 
 export const REDIRECT_URI = 'https://app.example.com/callback';
 
@@ -70,7 +71,7 @@ export async function postForm(
     headers.authorization = `Basic ${Buffer.from(`${encode(basic.id)}:${encode(basic.secret)}`).toString('base64')}`;
   }
   const response = await fetch(t.url + path, { method: 'POST', headers, body: new URLSearchParams(params) });
-  return parse(response);
+  return responseOf(response);
 }
 
 export async function postJson(t: TestApp, path: string, body: unknown): Promise<OAuthResponse> {
@@ -79,18 +80,7 @@ export async function postJson(t: TestApp, path: string, body: unknown): Promise
     headers: { 'content-type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return parse(response);
-}
-
-async function parse(response: Response): Promise<OAuthResponse> {
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    // not JSON
-  }
-  return { status: response.status, headers: response.headers, body };
+  return responseOf(response);
 }
 
 /** Exchanges a code with client_secret_basic; returns the token response. */

@@ -1,6 +1,6 @@
 // Real server processes (`node bin/fieldhand.js serve`) for the tests that need several
 // instances or a kill -9. Every process started here is SIGKILLed by killServers().
-import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
 import net from 'node:net';
 import { afterAll } from 'vitest';
 import { waitFor } from './webhooks.ts';
@@ -32,17 +32,7 @@ export async function startServerProcess(
   options: { waitUntilUp?: boolean } = {},
 ): Promise<ServerProcess & { up(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['bin/fieldhand.js', 'serve'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      LOG_LEVEL: 'warn',
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawnServe(port, env, ['ignore', 'pipe', 'inherit']);
   children.add(child);
   child.on('exit', () => children.delete(child));
   const logs: string[] = [];
@@ -66,6 +56,24 @@ export async function startServerProcess(
     ).then(() => {});
   if (options.waitUntilUp !== false) await up();
   return { child, url: `http://127.0.0.1:${port}`, logs, up };
+}
+
+/**
+ * `fieldhand serve` on 127.0.0.1:`port` with a bare environment: PATH, HOME, LOG_LEVEL (warn
+ * unless `env` says) and `env`.
+ */
+export function spawnServe(port: number, env: Record<string, string>, stdio: StdioOptions = 'pipe'): ChildProcess {
+  return spawn(process.execPath, ['bin/fieldhand.js', 'serve'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LOG_LEVEL: 'warn',
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
+    stdio,
+  });
 }
 
 export function exited(child: ChildProcess): Promise<void> {
@@ -93,15 +101,13 @@ export function cleanUpAfterAll(): (() => Promise<void>)[] {
 }
 
 /** Waits for a process to end: its exit code and everything it printed. */
-export function outputOf(
-  child: ChildProcessWithoutNullStreams,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function outputOf(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => {
+  child.stdout?.on('data', (chunk) => {
     stdout += chunk;
   });
-  child.stderr.on('data', (chunk) => {
+  child.stderr?.on('data', (chunk) => {
     stderr += chunk;
   });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));

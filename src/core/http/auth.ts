@@ -8,11 +8,14 @@ import type { Tenant } from '../tenant.ts';
 export const SCOPES = [
   'bookings:read',
   'bookings:write',
+  'catalog:write',
   'customers:read',
   'customers:write',
   'invoices:read',
   'invoices:write',
   'services:read',
+  'staff:read',
+  'staff:write',
   'webhooks:read',
   'webhooks:write',
 ] as const;

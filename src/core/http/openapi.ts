@@ -61,6 +61,8 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
       tags: [
         { name: 'Customers' },
         { name: 'Services', description: 'Catalog, availability and pricing.' },
+        { name: 'Zones', description: 'Where the business works: ZIPs, hours, time zone, prices there.' },
+        { name: 'Staff', description: 'Crew members, their zones, industries, hours and time off.' },
         { name: 'Bookings' },
         { name: 'Invoices' },
         { name: 'Payment methods' },

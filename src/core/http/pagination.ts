@@ -1,7 +1,7 @@
 // Page-numbered lists, `fields` (sparse responses) and `ids` (fetch a known set), the same on
 // every resource list.
 import type { FastifyReply } from 'fastify';
-import { type TSchema, Type } from 'typebox';
+import { type TProperties, type TSchema, Type } from 'typebox';
 import { invalidParameter } from '../errors.ts';
 import type { Pagination as PageInfo } from '../paging.ts';
 
@@ -80,4 +80,15 @@ export function sendList<T>(
   const data = selectFields(list.data, fields);
   reply.serializer((payload: unknown) => JSON.stringify(payload));
   return { data, pagination: list.pagination } as unknown as typeof list;
+}
+
+/**
+ * The two list queries of something a customer has (bookings, invoices): the whole list, which
+ * a `customer_id` narrows, and one customer's list under `/v1/customers/:id/...`.
+ */
+export function customerListQueries<Filters extends TProperties>(filters: Filters) {
+  return {
+    all: Type.Object({ ...ListQuery, ...filters, customer_id: Type.Optional(Type.String({ maxLength: 64 })) }),
+    ofCustomer: Type.Object({ ...ListQuery, ...filters }),
+  };
 }

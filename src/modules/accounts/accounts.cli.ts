@@ -1,9 +1,11 @@
-// `fieldhand accounts create` and `fieldhand api-keys create|revoke`: setting up an account
-// before anyone can sign in.
+// `fieldhand accounts create|list`, `users reset-password` and `api-keys create|revoke`: what an
+// operator does for an account outside the dashboard (setting it up, finding its id, letting its
+// admin back in).
 import { type CliCommand, environmentOption, optionalText, requiredText } from '../../core/cli.ts';
 import { migrate } from '../../core/migrate.ts';
 import { seedDemoEnvironment } from '../demo/index.ts';
-import { createAccount } from './accounts.service.ts';
+import { endUserSessions } from '../sessions/index.ts';
+import { createAccount, listAccounts, resetPassword } from './accounts.service.ts';
 import { createApiKey, revokeApiKeyById } from './api-keys.service.ts';
 
 export const accountCommands: Record<string, CliCommand> = {
@@ -22,6 +24,22 @@ export const accountCommands: Record<string, CliCommand> = {
       };
       await migrate(deps.db);
       return createAccount(deps, input, options.demo ? seedDemoEnvironment : undefined);
+    },
+  },
+  'accounts list': {
+    options: {},
+    run: async (_options, deps) => {
+      await migrate(deps.db);
+      return listAccounts(deps);
+    },
+  },
+  'users reset-password': {
+    options: { email: { type: 'string' }, password: { type: 'string' } },
+    /** Prints the new password once; without --password a random one is made. */
+    run: async (options, deps) => {
+      const email = requiredText(options, 'email');
+      await migrate(deps.db);
+      return resetPassword(deps, { email, password: optionalText(options, 'password') }, endUserSessions);
     },
   },
   'api-keys create': {

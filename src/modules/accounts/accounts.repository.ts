@@ -1,5 +1,6 @@
 // Owns: accounts, users, api_keys.
 import { query, queryOne, type Sql, sql } from '../../core/db.ts';
+import { insertRow, tenantColumns } from '../../core/rows.ts';
 import { type Environment, type Tenant, tenantIs } from '../../core/tenant.ts';
 
 export interface AccountRow {
@@ -43,19 +44,49 @@ export async function countAccounts(db: Sql): Promise<number> {
   return row?.count ?? 0;
 }
 
-export async function insertUser(
-  db: Sql,
-  user: { id: string; accountId: string; email: string; name: string; passwordHash: string },
-): Promise<void> {
-  await query(
-    db,
-    sql`insert into users (id, account_id, email, name, password_hash)
-        values (${user.id}, ${user.accountId}, ${user.email}, ${user.name}, ${user.passwordHash})`,
-  );
+export interface NewUser {
+  id: string;
+  accountId: string;
+  email: string;
+  name: string;
+  passwordHash: string;
+}
+
+export function insertUser(db: Sql, user: NewUser): Promise<void> {
+  return insertRow(db, 'users', {
+    id: user.id,
+    account_id: user.accountId,
+    email: user.email,
+    name: user.name,
+    password_hash: user.passwordHash,
+  });
 }
 
 export function findUserByEmail(db: Sql, email: string): Promise<UserRow | undefined> {
   return queryOne<UserRow>(db, sql`select * from users where lower(email) = lower(${email})`);
+}
+
+export interface AccountSummaryRow {
+  id: string;
+  name: string;
+  created_at: string;
+  admin_emails: string[];
+}
+
+/** Every account with its admins' e-mails, oldest first (the operator's `accounts list`). */
+export function listAccounts(db: Sql): Promise<AccountSummaryRow[]> {
+  return query<AccountSummaryRow>(
+    db,
+    sql`select a.id, a.name, a.created_at,
+               coalesce(array_agg(u.email order by u.created_at, u.id) filter (where u.id is not null), '{}')
+                 as admin_emails
+        from accounts a left join users u on u.account_id = a.id and u.role = 'admin'
+        group by a.id order by a.created_at, a.id`,
+  );
+}
+
+export async function setPasswordHash(db: Sql, userId: string, passwordHash: string): Promise<void> {
+  await query(db, sql`update users set password_hash = ${passwordHash} where id = ${userId}`);
 }
 
 export async function listAdminEmails(db: Sql, accountId: string): Promise<string[]> {
@@ -66,16 +97,16 @@ export async function listAdminEmails(db: Sql, accountId: string): Promise<strin
   return rows.map((row) => row.email);
 }
 
-export async function insertApiKey(
-  db: Sql,
-  tenant: Tenant,
-  key: { id: string; name: string; keyHash: string; last4: string },
-): Promise<void> {
-  await query(
-    db,
-    sql`insert into api_keys (id, account_id, environment, name, key_hash, last4)
-        values (${key.id}, ${tenant.accountId}, ${tenant.environment}, ${key.name}, ${key.keyHash}, ${key.last4})`,
-  );
+export interface NewApiKey {
+  id: string;
+  name: string;
+  keyHash: string;
+  last4: string;
+}
+
+export function insertApiKey(db: Sql, tenant: Tenant, key: NewApiKey): Promise<void> {
+  const { id, name, keyHash, last4 } = key;
+  return insertRow(db, 'api_keys', { id, ...tenantColumns(tenant), name, key_hash: keyHash, last4 });
 }
 
 /** The live (not revoked) key with this hash. */

@@ -1,7 +1,7 @@
-import { constraintViolated } from '../../core/db.ts';
+import { constraintViolated, isoTimestamp } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
-import { AppError, invalidParameter } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { newId, randomBase62 } from '../../core/ids.ts';
 import { ENVIRONMENTS, type Tenant } from '../../core/tenant.ts';
 import * as repository from './accounts.repository.ts';
 import { hashPassword, NO_USER_HASH, verifyPassword } from './passwords.ts';
@@ -89,4 +89,36 @@ export async function hasAccounts(deps: Pick<Deps, 'db'>): Promise<boolean> {
 /** Where the account's notices go (a webhook endpoint disabled, …): its admins' e-mails. */
 export function adminEmails(deps: Pick<Deps, 'db'>, accountId: string): Promise<string[]> {
   return repository.listAdminEmails(deps.db, accountId);
+}
+
+/** Every account, for the operator (`fieldhand accounts list`): ids to pass as --account. */
+export async function listAccounts(deps: Pick<Deps, 'db'>) {
+  const rows = await repository.listAccounts(deps.db);
+  return rows.map((row) => ({
+    account_id: row.id,
+    name: row.name,
+    admin_emails: row.admin_emails,
+    created_at: isoTimestamp(row.created_at),
+  }));
+}
+
+/**
+ * Gives a user a new password (the one given, or a new random one that is returned once) and
+ * calls `endSessions` so that nobody stays signed in with the old one.
+ */
+export async function resetPassword(
+  deps: Deps,
+  input: { email: string; password?: string },
+  endSessions: (deps: Deps, userId: string) => Promise<void>,
+): Promise<{ user_id: string; email: string; password: string }> {
+  const user = await repository.findUserByEmail(deps.db, input.email.trim());
+  if (!user) throw notFound('user', input.email.trim(), 'email');
+  const password = input.password ?? randomBase62(16);
+  if (password.length < 8) throw invalidParameter('password', 'The password must be at least 8 characters.');
+  const passwordHash = await hashPassword(password);
+  await inTransaction(deps, async (deps) => {
+    await repository.setPasswordHash(deps.db, user.id, passwordHash);
+    await endSessions(deps, user.id);
+  });
+  return { user_id: user.id, email: user.email, password };
 }

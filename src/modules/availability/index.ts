@@ -12,6 +12,7 @@ export {
   type ZoneSchedule,
 } from './availability.ts';
 export {
+  instantOf,
   isValidTimeZone,
   localDate,
   localTime,

@@ -2,6 +2,7 @@
 // for the booking's view (names, address, crew); writes to them go through their modules.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
 import type { PageRequest } from '../../core/paging.ts';
+import { insertRow, type Locking, lockIf, tenantColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
 import type { BookingStats } from '../customers/index.ts';
 import type { Configuration, Coupon, Frequency, PriceBreakdown } from '../pricing/index.ts';
@@ -57,14 +58,11 @@ const BOOKING_SELECT = sql.raw(`select b.id, b.status, b.customer_id, c.first_na
   b.cancellation, b.created_at, b.updated_at
   from bookings b join customers c on c.id = b.customer_id join addresses a on a.id = b.address_id`);
 
-export function findBooking(
-  db: Sql,
-  tenant: Tenant,
-  id: string,
-  options: { forUpdate?: boolean } = {},
-): Promise<BookingRow | undefined> {
-  const lock = options.forUpdate ? sql` for update of b` : sql``;
-  return queryOne<BookingRow>(db, sql`${BOOKING_SELECT} where ${tenantIs(tenant, 'b')} and b.id = ${id}${lock}`);
+export function findBooking(db: Sql, tenant: Tenant, id: string, options: Locking = {}) {
+  return queryOne<BookingRow>(
+    db,
+    sql`${BOOKING_SELECT} where ${tenantIs(tenant, 'b')} and b.id = ${id}${lockIf(options, 'b')}`,
+  );
 }
 
 export interface NewBooking {
@@ -257,17 +255,19 @@ export async function adjustBookingCounts(
   );
 }
 
-export async function insertSubscription(
-  db: Sql,
-  tenant: Tenant,
-  subscription: { id: string; customerId: string; frequency: Frequency; now: Date },
-): Promise<void> {
-  await query(
-    db,
-    sql`insert into subscriptions (id, account_id, environment, customer_id, frequency, status, created_at, updated_at)
-        values (${subscription.id}, ${tenant.accountId}, ${tenant.environment}, ${subscription.customerId},
-                ${subscription.frequency}, 'active', ${subscription.now}, ${subscription.now})`,
-  );
+export type NewSubscription = { id: string; customerId: string; frequency: Frequency; now: Date };
+
+export function insertSubscription(db: Sql, tenant: Tenant, subscription: NewSubscription): Promise<void> {
+  const { id, customerId, frequency, now } = subscription;
+  return insertRow(db, 'subscriptions', {
+    id,
+    ...tenantColumns(tenant),
+    customer_id: customerId,
+    frequency,
+    status: 'active',
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 export function findSubscription(db: Sql, tenant: Tenant, id: string) {
@@ -317,4 +317,27 @@ export async function hasOpenBookings(db: Sql, tenant: Tenant, customerId: strin
                          and b.status in ('confirmed', 'in_progress')) as open`,
   );
   return row?.open ?? false;
+}
+
+/** Confirmed or in-progress bookings of a zone or crew member not over at `from`, soonest first. */
+export function findHeldBookings(
+  db: Sql,
+  tenant: Tenant,
+  holder: { zoneId: string } | { staffId: string },
+  from: Date,
+) {
+  const by = 'zoneId' in holder ? sql`b.zone_id = ${holder.zoneId}` : sql`${holder.staffId} = any(b.assigned_crew)`;
+  return query<{
+    id: string;
+    zone_id: string | null;
+    industry: string;
+    scheduled_at: string;
+    estimated_duration: number;
+  }>(
+    db,
+    sql`select b.id, b.zone_id, b.industry, b.scheduled_at, b.estimated_duration from bookings b
+        where ${tenantIs(tenant, 'b')} and ${by} and b.status in ('confirmed', 'in_progress')
+          and (b.status = 'in_progress' or b.scheduled_at + b.estimated_duration * interval '1 minute' > ${from})
+        order by b.scheduled_at, b.id`,
+  );
 }

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { ListOf, ListQuery } from '../../core/http/pagination.ts';
+import { customerListQueries, ListOf } from '../../core/http/pagination.ts';
 import { Nullable, Strict, Timestamp, TimestampOrDate } from '../../core/http/schemas.ts';
 import { ServiceConfiguration } from '../catalog/index.ts';
 
@@ -108,22 +108,18 @@ export const BookingSort = Type.Enum(['scheduled_at', '-scheduled_at', 'created_
   default: '-created_at',
 });
 
-const BookingFilters = {
+const bookingQueries = customerListQueries({
   status: Type.Optional(BookingStatus),
   zone_id: Type.Optional(Type.String({ maxLength: 64 })),
   date_from: Type.Optional(TimestampOrDate),
   date_to: Type.Optional(TimestampOrDate),
   sort: BookingSort,
-};
-
-export const BookingListQuery = Type.Object({
-  ...ListQuery,
-  ...BookingFilters,
-  customer_id: Type.Optional(Type.String({ maxLength: 64 })),
 });
+
+export const BookingListQuery = bookingQueries.all;
 export type BookingListQuery = Static<typeof BookingListQuery>;
 
-export const CustomerBookingListQuery = Type.Object({ ...ListQuery, ...BookingFilters });
+export const CustomerBookingListQuery = bookingQueries.ofCustomer;
 export type CustomerBookingListQuery = Static<typeof CustomerBookingListQuery>;
 
 export const BookingList = ListOf(Type.Ref('Booking'));

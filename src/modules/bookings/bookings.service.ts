@@ -6,7 +6,7 @@ import { apiShape } from '../../core/http/api-shape.ts';
 import { newId } from '../../core/ids.ts';
 import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { Pricing, redeemCoupon, staffNames } from '../catalog/index.ts';
+import { type HeldBookings, Pricing, redeemCoupon, staffNames } from '../catalog/index.ts';
 import { customerAddress, lockCustomer, requireCustomer, setBookingStats } from '../customers/index.ts';
 import { bookingInvoices } from '../invoices/index.ts';
 import type { Configuration, Frequency } from '../pricing/index.ts';
@@ -77,7 +77,7 @@ export async function loadBookingDetail(
     ...bookingView(row),
     timeline: row.timeline,
     crew: row.crew,
-    invoices: options.created ? [] : await bookingInvoices(deps.db, tenant, id, deps.clock.now()),
+    invoices: options.created ? [] : await bookingInvoices(deps, tenant, id),
     subscription: row.subscription,
   });
 }
@@ -333,3 +333,15 @@ async function reconcileSubscription(
 export function customerHasOpenBookings(deps: Deps, tenant: Tenant, customerId: string): Promise<boolean> {
   return repository.hasOpenBookings(deps.db, tenant, customerId);
 }
+
+/** The catalog's rule before it archives or changes a zone or crew member (HeldBookings). */
+export const bookingsHeldBy: HeldBookings = async (deps, tenant, holder, from) => {
+  const rows = await repository.findHeldBookings(deps.db, tenant, holder, from);
+  return rows.map((row) => ({
+    id: row.id,
+    zoneId: row.zone_id,
+    industry: row.industry,
+    scheduledAt: new Date(isoTimestamp(row.scheduled_at)),
+    durationMinutes: row.estimated_duration,
+  }));
+};

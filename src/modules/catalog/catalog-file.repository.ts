@@ -4,6 +4,9 @@
 import { query, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
 import type { CouponRow, IndustryRow } from './catalog.repository.ts';
+import type { ExtraRow, ProductRow } from './industries.repository.ts';
+import type { StaffRow } from './staff.repository.ts';
+import type { ZoneValues } from './zones.repository.ts';
 
 export const CATALOG_TABLES = [
   'industries',
@@ -19,52 +22,10 @@ export type CatalogTable = (typeof CATALOG_TABLES)[number];
 export interface CatalogRows {
   industries: IndustryRow[];
   product_categories: { id: string; industry_id: string; slug: string; name: string }[];
-  products: {
-    id: string;
-    category_id: string;
-    slug: string;
-    name: string;
-    description: string;
-    base_price: number;
-    minutes: number;
-    in_catalog: boolean;
-    room: 'visit' | 'bedroom' | 'bathroom' | null;
-  }[];
-  extras: {
-    id: string;
-    industry_id: string;
-    slug: string;
-    name: string;
-    description: string;
-    price: number;
-    price_type: 'per_unit' | 'flat';
-    unit_label: string | null;
-    minutes: number;
-  }[];
-  zones: {
-    id: string;
-    name: string;
-    timezone: string;
-    zips: string[];
-    industries: string[];
-    hours: Record<string, { open: string; close: string } | null>;
-    slot_interval_minutes: number;
-    travel_buffer_minutes: number;
-    lead_time_minutes: number;
-    price_adjustment_percent: number;
-    tax_rate: number;
-    is_active: boolean;
-  }[];
-  staff: {
-    id: string;
-    name: string;
-    email: string | null;
-    phone: string | null;
-    zones: string[];
-    industries: string[];
-    hours: Record<string, { open: string; close: string } | null>;
-    is_active: boolean;
-  }[];
+  products: Omit<ProductRow, 'industry_id' | 'position'>[];
+  extras: Omit<ExtraRow, 'position'>[];
+  zones: (ZoneValues & { id: string; zips: string[] })[];
+  staff: Omit<StaffRow, 'created_at' | 'updated_at'>[];
   coupons: Omit<CouponRow, 'times_redeemed'>[];
 }
 
@@ -93,16 +54,18 @@ export async function readCatalogRows(db: Sql, tenant: Tenant): Promise<CatalogR
   );
   const zones = await query<CatalogRows['zones'][number]>(
     db,
-    sql`select id, name, timezone, industries, hours, slot_interval_minutes, travel_buffer_minutes,
-                 lead_time_minutes, price_adjustment_percent, tax_rate, is_active,
-                 array(select zip from zone_zips zz where zz.zone_id = zones.id order by zip) as zips
+    sql`select id, name, timezone,
+                 array(select zip from zone_zips zz where zz.zone_id = zones.id order by zip) as zips,
+                 industries, hours, slot_interval_minutes, travel_buffer_minutes, lead_time_minutes,
+                 price_adjustment_percent, tax_rate, is_active
           from zones where ${live} ${order}`,
   );
   const staff = await query<CatalogRows['staff'][number]>(
     db,
-    sql`select id, name, email, phone, industries, hours, is_active,
+    sql`select id, name, email, phone,
                  array(select z.name from staff_zones sz join zones z on z.id = sz.zone_id
-                       where sz.staff_id = staff.id and z.archived_at is null order by z.position, z.id) as zones
+                       where sz.staff_id = staff.id and z.archived_at is null order by z.position, z.id) as zones,
+                 industries, hours, is_active
           from staff where ${live} ${order}`,
   );
   const coupons = await query<CatalogRows['coupons'][number]>(
@@ -152,22 +115,103 @@ export async function readExistingRows(db: Sql, tenant: Tenant): Promise<Record<
   >;
 }
 
-/** A row to write: column name to SQL value. */
-export type RowValues = Record<string, SQL>;
+/**
+ * The columns an import writes, each with the value it takes when the file leaves the field out
+ * (null: none). The file's other fields (zone zips, staff zones) live in their own tables.
+ */
+const WRITTEN_COLUMNS: Record<CatalogTable, Record<string, unknown>> = {
+  industries: { slug: null, name: null, description: '', icon: '', configuration_type: null, is_active: true },
+  product_categories: { industry_id: null, slug: null, name: null },
+  products: {
+    industry_id: null,
+    category_id: null,
+    slug: null,
+    name: null,
+    description: '',
+    base_price: null,
+    minutes: null,
+    in_catalog: true,
+    room: null,
+  },
+  extras: {
+    industry_id: null,
+    slug: null,
+    name: null,
+    description: '',
+    price: null,
+    price_type: null,
+    unit_label: null,
+    minutes: 0,
+  },
+  zones: {
+    name: null,
+    timezone: null,
+    industries: null,
+    hours: null,
+    slot_interval_minutes: null,
+    travel_buffer_minutes: null,
+    lead_time_minutes: null,
+    price_adjustment_percent: null,
+    tax_rate: null,
+    is_active: true,
+  },
+  staff: { name: null, email: null, phone: null, industries: null, hours: null, is_active: true },
+  coupons: {
+    code: null,
+    description: '',
+    percent_off: null,
+    amount_off: null,
+    valid_from: null,
+    valid_until: null,
+    max_redemptions: null,
+    industries: null,
+    is_active: true,
+  },
+};
+
+/** Columns whose value needs a cast to be sent as one parameter. */
+const CASTS: Record<string, 'jsonb' | 'text[]' | 'timestamptz'> = {
+  hours: 'jsonb',
+  industries: 'text[]',
+  valid_from: 'timestamptz',
+  valid_until: 'timestamptz',
+};
+
+function sqlValue(column: string, value: unknown): SQL {
+  const cast = CASTS[column];
+  if (!cast) return sql`${value}`;
+  const sent = cast === 'jsonb' && value !== null ? JSON.stringify(value) : value;
+  return sql`${sql.param(sent)}::${sql.raw(cast)}`;
+}
 
 const CHUNK = 200;
 
-/** Inserts rows or updates them in place by id (only rows of this tenant). */
-export async function upsertRows(tx: Sql, tenant: Tenant, table: CatalogTable, rows: RowValues[]): Promise<void> {
-  if (rows.length === 0) return;
-  const columns = ['account_id', 'environment', ...Object.keys(rows[0] as RowValues)];
+/**
+ * Writes the file's items of one table, in file order: inserted, or updated in place (and
+ * unarchived) by id, only rows of this tenant. `ids[i]` is the row id of `items[i]`.
+ */
+export async function writeRows(
+  tx: Sql,
+  tenant: Tenant,
+  table: CatalogTable,
+  ids: string[],
+  items: Record<string, unknown>[],
+): Promise<void> {
+  const written = Object.entries(WRITTEN_COLUMNS[table]);
+  const columns = ['account_id', 'environment', 'id', ...written.map(([column]) => column), 'position', 'archived_at'];
   const updates = columns
     .filter((column) => !['id', 'account_id', 'environment'].includes(column))
     .map((column) => sql`${sql.identifier(column)} = excluded.${sql.identifier(column)}`);
+  const rows = items.map((item, index) => [
+    sql`${tenant.accountId}`,
+    sql`${tenant.environment}`,
+    sql`${ids[index]}`,
+    ...written.map(([column, otherwise]) => sqlValue(column, item[column] ?? otherwise)),
+    sql`${index}`,
+    sql`${null}`,
+  ]);
   for (let start = 0; start < rows.length; start += CHUNK) {
-    const values = rows
-      .slice(start, start + CHUNK)
-      .map((row) => sql`(${tenant.accountId}, ${tenant.environment}, ${sql.join(Object.values(row), sql`, `)})`);
+    const values = rows.slice(start, start + CHUNK).map((row) => sql`(${sql.join(row, sql`, `)})`);
     await query(
       tx,
       sql`insert into ${sql.identifier(table)} (${sql.join(
@@ -200,29 +244,23 @@ export async function archiveOthers(tx: Sql, tenant: Tenant, table: CatalogTable
   );
 }
 
-export async function replaceZoneZips(tx: Sql, tenant: Tenant, zips: { zoneId: string; zip: string }[]) {
-  await query(tx, sql`delete from zone_zips where ${tenantIs(tenant)}`);
-  for (let start = 0; start < zips.length; start += CHUNK) {
-    const values = zips
-      .slice(start, start + CHUNK)
-      .map((z) => sql`(${tenant.accountId}, ${tenant.environment}, ${z.zoneId}, ${z.zip})`);
-    await query(
-      tx,
-      sql`insert into zone_zips (account_id, environment, zone_id, zip) values ${sql.join(values, sql`, `)}`,
-    );
-  }
-}
+/** The tables that link catalog rows, with the columns an import writes, in order. */
+const LINK_COLUMNS = { zone_zips: ['zone_id', 'zip'], staff_zones: ['staff_id', 'zone_id'] } as const;
 
-export async function replaceStaffZones(tx: Sql, tenant: Tenant, links: { staffId: string; zoneId: string }[]) {
-  await query(tx, sql`delete from staff_zones where ${tenantIs(tenant)}`);
-  for (let start = 0; start < links.length; start += CHUNK) {
-    const values = links
-      .slice(start, start + CHUNK)
-      .map((l) => sql`(${tenant.accountId}, ${tenant.environment}, ${l.staffId}, ${l.zoneId})`);
-    await query(
-      tx,
-      sql`insert into staff_zones (account_id, environment, staff_id, zone_id) values ${sql.join(values, sql`, `)}`,
+/** Replaces all of a link table's rows (zones' ZIPs, crew members' zones) with `rows`. */
+export async function replaceLinks(tx: Sql, tenant: Tenant, table: keyof typeof LINK_COLUMNS, rows: string[][]) {
+  const into = sql.identifier(table);
+  await query(tx, sql`delete from ${into} where ${tenantIs(tenant)}`);
+  const columns = ['account_id', 'environment', ...LINK_COLUMNS[table]].map((column) => sql.identifier(column));
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    const values = rows.slice(start, start + CHUNK).map(
+      (row) =>
+        sql`(${sql.join(
+          [tenant.accountId, tenant.environment, ...row].map((value) => sql`${value}`),
+          sql`, `,
+        )})`,
     );
+    await query(tx, sql`insert into ${into} (${sql.join(columns, sql`, `)}) values ${sql.join(values, sql`, `)}`);
   }
 }
 

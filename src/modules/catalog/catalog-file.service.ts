@@ -1,7 +1,7 @@
 // Export and import of an environment's catalog. Import is one transaction that replaces the
 // catalog: items keep their ids when the file names them (or keeps their slug, code or name),
 // and items the file drops are archived, so bookings made earlier still resolve.
-import { isoTimestamp, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import { isoTimestamp, type Sql } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { type IdKind, newId } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
@@ -10,6 +10,7 @@ import { findSettings } from './catalog.repository.ts';
 import * as repository from './catalog-file.repository.ts';
 import { CATALOG_FORMAT, type CatalogFile, type HoursFile, parseCatalogFile } from './catalog-file.ts';
 import { settingsFrom } from './settings.ts';
+import { rewriteCoverage } from './zones.repository.ts';
 
 function hoursOf(stored: Record<string, { open: string; close: string } | null>): HoursFile {
   return Object.fromEntries(WEEKDAYS_FROM_MONDAY.map((day) => [day, stored[day] ?? null])) as HoursFile;
@@ -37,80 +38,25 @@ export async function exportCatalog(deps: Deps, tenant: Tenant): Promise<Catalog
       },
     },
     industries: rows.industries.map((industry) => ({
-      id: industry.id,
-      slug: industry.slug,
-      name: industry.name,
-      description: industry.description,
-      icon: industry.icon,
-      configuration_type: industry.configuration_type,
-      is_active: industry.is_active,
+      ...industry,
       categories: rows.product_categories
         .filter((category) => category.industry_id === industry.id)
-        .map((category) => ({
-          id: category.id,
-          slug: category.slug,
-          name: category.name,
+        .map(({ industry_id, ...category }) => ({
+          ...category,
           products: rows.products
             .filter((product) => product.category_id === category.id)
-            .map((product) => ({
-              id: product.id,
-              slug: product.slug,
-              name: product.name,
-              description: product.description,
-              base_price: product.base_price,
-              minutes: product.minutes,
-              in_catalog: product.in_catalog,
-              room: product.room,
-            })),
+            .map(({ category_id, ...product }) => product),
         })),
       extras: rows.extras
         .filter((extra) => extra.industry_id === industry.id)
-        .map((extra) => ({
-          id: extra.id,
-          slug: extra.slug,
-          name: extra.name,
-          description: extra.description,
-          price: extra.price,
-          price_type: extra.price_type,
-          unit_label: extra.unit_label,
-          minutes: extra.minutes,
-        })),
+        .map(({ industry_id, ...extra }) => extra),
     })),
-    zones: rows.zones.map((zone) => ({
-      id: zone.id,
-      name: zone.name,
-      timezone: zone.timezone,
-      zips: zone.zips,
-      industries: zone.industries,
-      hours: hoursOf(zone.hours),
-      slot_interval_minutes: zone.slot_interval_minutes,
-      travel_buffer_minutes: zone.travel_buffer_minutes,
-      lead_time_minutes: zone.lead_time_minutes,
-      price_adjustment_percent: zone.price_adjustment_percent,
-      tax_rate: zone.tax_rate,
-      is_active: zone.is_active,
-    })),
-    staff: rows.staff.map((member) => ({
-      id: member.id,
-      name: member.name,
-      email: member.email,
-      phone: member.phone,
-      zones: member.zones,
-      industries: member.industries,
-      hours: hoursOf(member.hours),
-      is_active: member.is_active,
-    })),
+    zones: rows.zones.map((zone) => ({ ...zone, hours: hoursOf(zone.hours) })),
+    staff: rows.staff.map((member) => ({ ...member, hours: hoursOf(member.hours) })),
     coupons: rows.coupons.map((coupon) => ({
-      id: coupon.id,
-      code: coupon.code,
-      description: coupon.description,
-      percent_off: coupon.percent_off,
-      amount_off: coupon.amount_off,
+      ...coupon,
       valid_from: isoTimestamp(coupon.valid_from),
       valid_until: isoTimestamp(coupon.valid_until),
-      max_redemptions: coupon.max_redemptions,
-      industries: coupon.industries,
-      is_active: coupon.is_active,
     })),
   };
 }
@@ -145,9 +91,15 @@ function resolveIds(
   });
 }
 
-const v = (value: unknown): SQL => sql`${value}`;
-const json = (value: unknown): SQL => sql`${JSON.stringify(value)}::jsonb`;
-const texts = (values: readonly string[]): SQL => textArray(values);
+const ID_KINDS: Record<repository.CatalogTable, IdKind> = {
+  industries: 'industry',
+  product_categories: 'productCategory',
+  products: 'product',
+  extras: 'extra',
+  zones: 'zone',
+  staff: 'staff',
+  coupons: 'coupon',
+};
 
 export interface ImportSummary {
   industries: number;
@@ -162,203 +114,76 @@ export interface ImportSummary {
 /** Writes a checked catalog file into the environment (call inside a transaction; the demo seeds with it). */
 export async function applyCatalog(tx: Sql, tenant: Tenant, file: CatalogFile, now: Date): Promise<ImportSummary> {
   const existing = await repository.readExistingRows(tx, tenant);
-  const industryIds = resolveIds(
-    file.industries.map((i) => ({ id: i.id, parent: null, key: i.slug })),
-    existing.industries,
-    'industry',
-  );
-
+  const idsOf = <T extends { id?: string }>(
+    table: repository.CatalogTable,
+    items: T[],
+    key: (item: T) => string,
+    parent: (item: T) => string | null = () => null,
+  ) =>
+    resolveIds(
+      items.map((item) => ({ id: item.id, parent: parent(item), key: key(item) })),
+      existing[table],
+      ID_KINDS[table],
+    );
+  const industryIds = idsOf('industries', file.industries, (industry) => industry.slug);
   const categories = file.industries.flatMap((industry, i) =>
-    industry.categories.map((category) => ({ category, industryId: industryIds[i] as string })),
+    industry.categories.map((category) => ({ ...category, industry_id: industryIds[i] as string })),
   );
-  const categoryIds = resolveIds(
-    categories.map(({ category, industryId }) => ({ id: category.id, parent: industryId, key: category.slug })),
-    existing.product_categories,
-    'productCategory',
-  );
-  const products = categories.flatMap(({ category, industryId }, c) =>
-    category.products.map((product) => ({ product, industryId, categoryId: categoryIds[c] as string })),
-  );
-  const productIds = resolveIds(
-    products.map(({ product, industryId }) => ({ id: product.id, parent: industryId, key: product.slug })),
-    existing.products,
-    'product',
-  );
-  const extras = file.industries.flatMap((industry, i) =>
-    industry.extras.map((extra) => ({ extra, industryId: industryIds[i] as string })),
-  );
-  const extraIds = resolveIds(
-    extras.map(({ extra, industryId }) => ({ id: extra.id, parent: industryId, key: extra.slug })),
-    existing.extras,
-    'extra',
-  );
-  const zoneIds = resolveIds(
-    file.zones.map((zone) => ({ id: zone.id, parent: null, key: zone.name.toLowerCase() })),
-    existing.zones,
-    'zone',
-  );
-  const zoneIdByName = new Map(file.zones.map((zone, z) => [zone.name.toLowerCase(), zoneIds[z] as string]));
-  const staffIds = resolveIds(
-    file.staff.map((member) => ({
-      id: member.id,
-      parent: null,
-      key: `${member.email?.toLowerCase() ?? ''}|${member.name.toLowerCase()}`,
+  const inIndustry = (item: { industry_id: string }) => item.industry_id;
+  const categoryIds = idsOf('product_categories', categories, (category) => category.slug, inIndustry);
+  const products = categories.flatMap((category, c) =>
+    category.products.map((product) => ({
+      ...product,
+      industry_id: category.industry_id,
+      category_id: categoryIds[c] as string,
     })),
-    existing.staff,
+  );
+  const productIds = idsOf('products', products, (product) => product.slug, inIndustry);
+  const extras = file.industries.flatMap((industry, i) =>
+    industry.extras.map((extra) => ({ ...extra, industry_id: industryIds[i] as string })),
+  );
+  const extraIds = idsOf('extras', extras, (extra) => extra.slug, inIndustry);
+  const zoneIds = idsOf('zones', file.zones, (zone) => zone.name.toLowerCase());
+  const zoneIdByName = new Map(file.zones.map((zone, z) => [zone.name.toLowerCase(), zoneIds[z] as string]));
+  const staffIds = idsOf(
     'staff',
+    file.staff,
+    (member) => `${member.email?.toLowerCase() ?? ''}|${member.name.toLowerCase()}`,
   );
-  const couponIds = resolveIds(
-    file.coupons.map((coupon) => ({ id: coupon.id, parent: null, key: coupon.code.toLowerCase() })),
-    existing.coupons,
-    'coupon',
-  );
+  const couponIds = idsOf('coupons', file.coupons, (coupon) => coupon.code.toLowerCase());
 
   await repository.releaseUniqueKeys(tx, tenant, industryIds, couponIds);
-  const live = { archived_at: v(null) };
-  await repository.upsertRows(
-    tx,
-    tenant,
-    'industries',
-    file.industries.map((industry, i) => ({
-      id: v(industryIds[i]),
-      slug: v(industry.slug),
-      name: v(industry.name),
-      description: v(industry.description ?? ''),
-      icon: v(industry.icon ?? ''),
-      configuration_type: v(industry.configuration_type),
-      is_active: v(industry.is_active ?? true),
-      position: v(i),
-      ...live,
-    })),
-  );
-  await repository.upsertRows(
-    tx,
-    tenant,
-    'product_categories',
-    categories.map(({ category, industryId }, c) => ({
-      id: v(categoryIds[c]),
-      industry_id: v(industryId),
-      slug: v(category.slug),
-      name: v(category.name),
-      position: v(c),
-      ...live,
-    })),
-  );
-  await repository.upsertRows(
-    tx,
-    tenant,
-    'products',
-    products.map(({ product, industryId, categoryId }, p) => ({
-      id: v(productIds[p]),
-      industry_id: v(industryId),
-      category_id: v(categoryId),
-      slug: v(product.slug),
-      name: v(product.name),
-      description: v(product.description ?? ''),
-      base_price: v(product.base_price),
-      minutes: v(product.minutes),
-      in_catalog: v(product.in_catalog ?? true),
-      room: v(product.room ?? null),
-      position: v(p),
-      ...live,
-    })),
-  );
-  await repository.upsertRows(
-    tx,
-    tenant,
-    'extras',
-    extras.map(({ extra, industryId }, e) => ({
-      id: v(extraIds[e]),
-      industry_id: v(industryId),
-      slug: v(extra.slug),
-      name: v(extra.name),
-      description: v(extra.description ?? ''),
-      price: v(extra.price),
-      price_type: v(extra.price_type),
-      unit_label: v(extra.unit_label ?? null),
-      minutes: v(extra.minutes ?? 0),
-      position: v(e),
-      ...live,
-    })),
-  );
-  await repository.upsertRows(
-    tx,
-    tenant,
-    'zones',
-    file.zones.map((zone, z) => ({
-      id: v(zoneIds[z]),
-      name: v(zone.name),
-      timezone: v(zone.timezone),
-      industries: texts(zone.industries),
-      hours: json(hoursOf(zone.hours)),
-      slot_interval_minutes: v(zone.slot_interval_minutes),
-      travel_buffer_minutes: v(zone.travel_buffer_minutes),
-      lead_time_minutes: v(zone.lead_time_minutes),
-      price_adjustment_percent: v(zone.price_adjustment_percent),
-      tax_rate: v(zone.tax_rate),
-      is_active: v(zone.is_active ?? true),
-      position: v(z),
-      ...live,
-    })),
-  );
-  await repository.upsertRows(
-    tx,
-    tenant,
-    'staff',
-    file.staff.map((member, s) => ({
-      id: v(staffIds[s]),
-      name: v(member.name),
-      email: v(member.email ?? null),
-      phone: v(member.phone ?? null),
-      industries: texts(member.industries),
-      hours: json(hoursOf(member.hours)),
-      is_active: v(member.is_active ?? true),
-      position: v(s),
-      ...live,
-    })),
-  );
-  await repository.upsertRows(
-    tx,
-    tenant,
-    'coupons',
-    file.coupons.map((coupon, c) => ({
-      id: v(couponIds[c]),
-      code: v(coupon.code),
-      description: v(coupon.description ?? ''),
-      percent_off: v(coupon.percent_off ?? null),
-      amount_off: v(coupon.amount_off ?? null),
-      valid_from: sql`${coupon.valid_from ?? null}::timestamptz`,
-      valid_until: sql`${coupon.valid_until ?? null}::timestamptz`,
-      max_redemptions: v(coupon.max_redemptions ?? null),
-      industries: coupon.industries ? texts(coupon.industries) : sql`null::text[]`,
-      is_active: v(coupon.is_active ?? true),
-      position: v(c),
-      ...live,
-    })),
-  );
-  const kept: Record<repository.CatalogTable, string[]> = {
-    industries: industryIds,
-    product_categories: categoryIds,
-    products: productIds,
-    extras: extraIds,
-    zones: zoneIds,
-    staff: staffIds,
-    coupons: couponIds,
-  };
+  // Only live coupons' codes are unique: a coupon the file drops gives its code up first, in
+  // case the file brings an archived coupon (named by id) back with that code.
+  await repository.archiveOthers(tx, tenant, 'coupons', couponIds, now);
+  const written: [repository.CatalogTable, string[], Record<string, unknown>[]][] = [
+    ['industries', industryIds, file.industries],
+    ['product_categories', categoryIds, categories],
+    ['products', productIds, products],
+    ['extras', extraIds, extras],
+    ['zones', zoneIds, file.zones.map((zone) => ({ ...zone, hours: hoursOf(zone.hours) }))],
+    ['staff', staffIds, file.staff.map((member) => ({ ...member, hours: hoursOf(member.hours) }))],
+    ['coupons', couponIds, file.coupons],
+  ];
+  for (const [table, ids, items] of written) await repository.writeRows(tx, tenant, table, ids, items);
+  const kept = Object.fromEntries(written.map(([table, ids]) => [table, ids])) as Record<
+    repository.CatalogTable,
+    string[]
+  >;
   for (const table of repository.CATALOG_TABLES) await repository.archiveOthers(tx, tenant, table, kept[table], now);
-  await repository.replaceZoneZips(
+  await repository.replaceLinks(
     tx,
     tenant,
-    file.zones.flatMap((zone, z) => zone.zips.map((zip) => ({ zoneId: zoneIds[z] as string, zip }))),
+    'zone_zips',
+    file.zones.flatMap((zone, z) => zone.zips.map((zip) => [zoneIds[z] as string, zip])),
   );
-  await repository.replaceStaffZones(
+  await rewriteCoverage(tx, tenant);
+  await repository.replaceLinks(
     tx,
     tenant,
+    'staff_zones',
     file.staff.flatMap((member, s) =>
-      member.zones.map((name) => ({
-        staffId: staffIds[s] as string,
-        zoneId: zoneIdByName.get(name.toLowerCase()) as string,
-      })),
+      member.zones.map((name) => [staffIds[s] as string, zoneIdByName.get(name.toLowerCase()) as string]),
     ),
   );
   await repository.saveSettings(tx, tenant, file.settings, now);

@@ -9,18 +9,33 @@ import { isValidTimeZone, WEEKDAYS } from '../availability/index.ts';
 
 export const CATALOG_FORMAT = 'fieldhand-catalog/1';
 
-const Slug = Type.String({
+// The field rules of the catalog format. The /v1 setup schemas (industries, coupons, settings, …)
+// reuse them, so the file and the API accept exactly the same values (CONTRACT §11).
+export const Slug = Type.String({
   pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
   maxLength: 64,
   description: 'a slug (lower-case letters, digits and single dashes)',
 });
-const Name = Type.String({ minLength: 1, maxLength: 200 });
-const Text = Type.String({ maxLength: 2000 });
-const Money = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'integer cents >= 0' });
-const Minutes = Type.Integer({ minimum: 0, maximum: 1440 });
-const Percent = Type.Number({ minimum: 0, maximum: 100 });
+export const Name = Type.String({ minLength: 1, maxLength: 200 });
+export const Text = Type.String({ maxLength: 2000 });
+export const Money = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'integer cents >= 0' });
+export const Minutes = Type.Integer({ minimum: 0, maximum: 1440 });
+export const Percent = Type.Number({ minimum: 0, maximum: 100 });
 const Time = Type.String({ pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$', description: 'a time HH:MM' });
+export const Email = Type.String({ format: 'email', maxLength: 254 });
+export const Phone = Type.String({ maxLength: 32 });
 const Zip = Type.String({ pattern: '^[A-Za-z0-9 -]{3,10}$', description: 'a postal code' });
+export const Icon = Type.String({ maxLength: 100 });
+export const UnitLabel = Type.String({ minLength: 1, maxLength: 50 });
+export const PriceType = Type.Union([Type.Literal('per_unit'), Type.Literal('flat')]);
+export const ConfigurationType = Type.Union([
+  Type.Literal('room_based'),
+  Type.Literal('item_based'),
+  Type.Literal('section_based'),
+]);
+export const ROOMS = ['visit', 'bedroom', 'bathroom'] as const;
+export type Room = (typeof ROOMS)[number];
+export const RoomName = Type.Union([Type.Literal('visit'), Type.Literal('bedroom'), Type.Literal('bathroom')]);
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Strict = <T extends Record<string, TSchema>>(properties: T) =>
   Type.Object(properties, { additionalProperties: false });
@@ -46,7 +61,7 @@ const Product = Strict({
   base_price: Money,
   minutes: Minutes,
   in_catalog: Type.Optional(Type.Boolean()),
-  room: Type.Optional(Nullable(Type.Union([Type.Literal('visit'), Type.Literal('bedroom'), Type.Literal('bathroom')]))),
+  room: Type.Optional(Nullable(RoomName)),
 });
 
 const Category = Strict({
@@ -62,8 +77,8 @@ const Extra = Strict({
   name: Name,
   description: Type.Optional(Text),
   price: Money,
-  price_type: Type.Union([Type.Literal('per_unit'), Type.Literal('flat')]),
-  unit_label: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 50 }))),
+  price_type: PriceType,
+  unit_label: Type.Optional(Nullable(UnitLabel)),
   minutes: Type.Optional(Minutes),
 });
 
@@ -72,68 +87,81 @@ const Industry = Strict({
   slug: Slug,
   name: Name,
   description: Type.Optional(Text),
-  icon: Type.Optional(Type.String({ maxLength: 100 })),
-  configuration_type: Type.Union([
-    Type.Literal('room_based'),
-    Type.Literal('item_based'),
-    Type.Literal('section_based'),
-  ]),
+  icon: Type.Optional(Icon),
+  configuration_type: ConfigurationType,
   is_active: Type.Optional(Type.Boolean()),
   categories: Type.Array(Category),
   extras: Type.Array(Extra),
 });
 
-const Zone = Strict({
-  id: Type.Optional(IdOf('zone')),
+/** A zone's fields, the same in the catalog file and the API (`/v1/zones`). */
+export const ZoneFields = {
   name: Name,
-  timezone: Type.String({ minLength: 1, description: 'an IANA timezone such as America/New_York' }),
-  zips: Type.Array(Zip, { minItems: 1 }),
-  industries: Type.Array(Slug),
+  timezone: Type.String({ minLength: 1, maxLength: 64, description: 'an IANA timezone such as America/New_York' }),
+  zips: Type.Array(Zip, { minItems: 1, maxItems: 2000 }),
+  industries: Type.Array(Slug, { maxItems: 100 }),
   hours: Hours,
   slot_interval_minutes: Type.Integer({ minimum: 5, maximum: 720 }),
   travel_buffer_minutes: Type.Integer({ minimum: 0, maximum: 480 }),
   lead_time_minutes: Type.Integer({ minimum: 0, maximum: 60 * 24 * 60 }),
   price_adjustment_percent: Type.Number({ minimum: -100, maximum: 1000 }),
   tax_rate: Percent,
+};
+
+const Zone = Strict({
+  id: Type.Optional(IdOf('zone')),
+  ...ZoneFields,
   is_active: Type.Optional(Type.Boolean()),
 });
+
+/** A crew member's fields, the same in the catalog file and the API (`/v1/staff`), but for zones. */
+export const StaffFields = {
+  name: Name,
+  email: Type.Optional(Nullable(Email)),
+  phone: Type.Optional(Nullable(Phone)),
+  industries: Type.Array(Slug, { maxItems: 100 }),
+  hours: Hours,
+};
 
 const Staff = Strict({
   id: Type.Optional(IdOf('staff')),
-  name: Name,
-  email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
-  phone: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
+  ...StaffFields,
   zones: Type.Array(Name, { description: 'zone names' }),
-  industries: Type.Array(Slug),
-  hours: Hours,
   is_active: Type.Optional(Type.Boolean()),
 });
 
-const Coupon = Strict({
-  id: Type.Optional(IdOf('coupon')),
+/** A coupon's fields (everything but its id): the catalog file's and POST /v1/coupons'. */
+export const CouponFields = {
   code: Type.String({ pattern: '^[A-Za-z0-9_-]{2,40}$', description: 'a code of 2-40 letters, digits, _ or -' }),
   description: Type.Optional(Text),
   percent_off: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 100 }))),
   amount_off: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100_000_000 }))),
   valid_from: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
   valid_until: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
-  max_redemptions: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-  industries: Type.Optional(Nullable(Type.Array(Slug))),
+  max_redemptions: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100_000_000 }))),
+  industries: Type.Optional(Nullable(Type.Array(Slug, { maxItems: 100 }))),
   is_active: Type.Optional(Type.Boolean()),
+};
+
+const Coupon = Strict({ id: Type.Optional(IdOf('coupon')), ...CouponFields });
+
+/** Percent off by frequency (each optional: a missing one is 0). */
+export const FrequencyDiscounts = Strict({
+  'one-time': Type.Optional(Percent),
+  weekly: Type.Optional(Percent),
+  'bi-weekly': Type.Optional(Percent),
+  monthly: Type.Optional(Percent),
 });
 
+export const CancellationPolicyFields = {
+  free_cancellation_hours: Type.Integer({ minimum: 0, maximum: 24 * 30 }),
+  late_cancellation_fee_percent: Percent,
+  in_progress_fee_percent: Percent,
+};
+
 const Settings = Strict({
-  frequency_discounts: Strict({
-    'one-time': Type.Optional(Percent),
-    weekly: Type.Optional(Percent),
-    'bi-weekly': Type.Optional(Percent),
-    monthly: Type.Optional(Percent),
-  }),
-  cancellation_policy: Strict({
-    free_cancellation_hours: Type.Integer({ minimum: 0, maximum: 24 * 30 }),
-    late_cancellation_fee_percent: Percent,
-    in_progress_fee_percent: Percent,
-  }),
+  frequency_discounts: FrequencyDiscounts,
+  cancellation_policy: Strict(CancellationPolicyFields),
 });
 
 export const CatalogFile = Strict({
@@ -287,11 +315,40 @@ function lineIndex(text: string): Map<string, number> {
   return lines;
 }
 
-function decimals(value: number): boolean {
+/** Percentages allow up to three decimals (8.875). */
+export function atMostThreeDecimals(value: number): boolean {
   return Math.abs(Math.round(value * 1000) - value * 1000) < 1e-6;
 }
 
-function hoursProblems(hours: HoursFile, path: string): Problem[] {
+/**
+ * The rules of one coupon that span its fields, with paths relative to the coupon ('' for the
+ * coupon as a whole): exactly one discount, percentages to 3 decimals, a validity window that
+ * ends after it starts, and industries that exist (`knownIndustry`).
+ */
+export function couponProblems(
+  coupon: Pick<CouponFile, 'percent_off' | 'amount_off' | 'valid_from' | 'valid_until' | 'industries'>,
+  knownIndustry: (slug: string) => boolean,
+): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  const percentOff = coupon.percent_off ?? null;
+  const amountOff = coupon.amount_off ?? null;
+  if ((percentOff === null) === (amountOff === null)) {
+    problems.push({ path: '', message: 'give exactly one of percent_off and amount_off' });
+  }
+  if (percentOff !== null && !atMostThreeDecimals(percentOff)) {
+    problems.push({ path: 'percent_off', message: 'must have at most 3 decimals' });
+  }
+  if (coupon.valid_from && coupon.valid_until && Date.parse(coupon.valid_from) >= Date.parse(coupon.valid_until)) {
+    problems.push({ path: 'valid_until', message: 'must be after valid_from' });
+  }
+  coupon.industries?.forEach((slug, s) => {
+    if (!knownIndustry(slug)) problems.push({ path: `industries[${s}]`, message: `no industry ${slug}` });
+  });
+  return problems;
+}
+
+/** Days whose close is not after their open, as problems at `<path>.hours.<day>`. */
+export function hoursProblems(hours: HoursFile, path: string): Problem[] {
   const problems: Problem[] = [];
   for (const day of WEEKDAYS) {
     const window = hours[day];
@@ -300,6 +357,24 @@ function hoursProblems(hours: HoursFile, path: string): Problem[] {
     }
   }
   return problems;
+}
+
+/** A per_unit extra is priced per something: it needs the unit's label (file and API alike). */
+export function extraProblem(extra: { price_type: string; unit_label?: string | null }): string | null {
+  return extra.price_type === 'per_unit' && !extra.unit_label ? 'a per_unit extra needs a unit_label' : null;
+}
+
+/**
+ * The room rules (file and API alike): only room_based industries have room products, and a
+ * room_based one has exactly one visit, one bedroom and one bathroom product.
+ */
+export function roomProblems(configurationType: string, rooms: readonly Room[]): string[] {
+  if (configurationType !== 'room_based') {
+    return rooms.length > 0 ? ['only products of room_based industries have a room'] : [];
+  }
+  return ROOMS.filter((room) => rooms.filter((r) => r === room).length !== 1).map(
+    (room) => `a room_based industry needs exactly one product with room "${room}"`,
+  );
 }
 
 /** The rules a JSON schema cannot say: uniqueness, references between sections, shapes. */
@@ -313,7 +388,7 @@ function ruleProblems(file: CatalogFile): Omit<Problem, 'line'>[] {
     ids.add(id);
   };
   const percent = (value: number | null | undefined, path: string) => {
-    if (typeof value === 'number' && !decimals(value)) add(path, 'must have at most 3 decimals');
+    if (typeof value === 'number' && !atMostThreeDecimals(value)) add(path, 'must have at most 3 decimals');
   };
 
   const industrySlugs = new Set<string>();
@@ -324,7 +399,7 @@ function ruleProblems(file: CatalogFile): Omit<Problem, 'line'>[] {
     industrySlugs.add(industry.slug);
     const categorySlugs = new Set<string>();
     const productSlugs = new Set<string>();
-    const rooms = new Map<string, number>();
+    const rooms: Room[] = [];
     industry.categories.forEach((category, c) => {
       const catAt = `${at}.categories[${c}]`;
       claimId(category.id, catAt);
@@ -336,19 +411,14 @@ function ruleProblems(file: CatalogFile): Omit<Problem, 'line'>[] {
         if (productSlugs.has(product.slug)) add(`${prodAt}.slug`, `the product slug ${product.slug} is used twice`);
         productSlugs.add(product.slug);
         if (product.room) {
-          if (industry.configuration_type !== 'room_based') {
-            add(`${prodAt}.room`, 'only products of room_based industries have a room');
-          }
-          rooms.set(product.room, (rooms.get(product.room) ?? 0) + 1);
+          const [problem] = roomProblems(industry.configuration_type, [product.room]);
+          if (industry.configuration_type !== 'room_based' && problem) add(`${prodAt}.room`, problem);
+          rooms.push(product.room);
         }
       });
     });
     if (industry.configuration_type === 'room_based') {
-      for (const room of ['visit', 'bedroom', 'bathroom']) {
-        if (rooms.get(room) !== 1) {
-          add(`${at}.categories`, `a room_based industry needs exactly one product with room "${room}"`);
-        }
-      }
+      for (const problem of roomProblems(industry.configuration_type, rooms)) add(`${at}.categories`, problem);
     }
     const extraSlugs = new Set<string>();
     industry.extras.forEach((extra, e) => {
@@ -356,9 +426,8 @@ function ruleProblems(file: CatalogFile): Omit<Problem, 'line'>[] {
       claimId(extra.id, extraAt);
       if (extraSlugs.has(extra.slug)) add(`${extraAt}.slug`, `the extra slug ${extra.slug} is used twice`);
       extraSlugs.add(extra.slug);
-      if (extra.price_type === 'per_unit' && !extra.unit_label) {
-        add(`${extraAt}.unit_label`, 'a per_unit extra needs a unit_label');
-      }
+      const problem = extraProblem(extra);
+      if (problem) add(`${extraAt}.unit_label`, problem);
     });
   });
 
@@ -369,6 +438,8 @@ function ruleProblems(file: CatalogFile): Omit<Problem, 'line'>[] {
   };
 
   const zoneNames = new Set<string>();
+  // a ZIP is served for an industry by at most one active zone (the API's zone_coverage rule)
+  const coverage = new Map<string, string>();
   file.zones.forEach((zone, z) => {
     const at = `zones[${z}]`;
     claimId(zone.id, at);
@@ -381,6 +452,17 @@ function ruleProblems(file: CatalogFile): Omit<Problem, 'line'>[] {
     percent(zone.price_adjustment_percent, `${at}.price_adjustment_percent`);
     percent(zone.tax_rate, `${at}.tax_rate`);
     problems.push(...hoursProblems(zone.hours, at));
+    if (zone.is_active !== false) {
+      for (const zip of zone.zips) {
+        for (const industry of zone.industries) {
+          const holder = coverage.get(`${zip}|${industry}`);
+          if (holder !== undefined && holder !== zone.name) {
+            add(`${at}.zips`, `ZIP ${zip} is already served for ${industry} by the zone ${holder}`);
+          }
+          coverage.set(`${zip}|${industry}`, holder ?? zone.name);
+        }
+      }
+    }
   });
 
   file.staff.forEach((member, s) => {
@@ -400,14 +482,10 @@ function ruleProblems(file: CatalogFile): Omit<Problem, 'line'>[] {
     const key = coupon.code.toLowerCase();
     if (codes.has(key)) add(`${at}.code`, `the coupon code ${coupon.code} is used twice`);
     codes.add(key);
-    const percentOff = coupon.percent_off ?? null;
-    const amountOff = coupon.amount_off ?? null;
-    if ((percentOff === null) === (amountOff === null)) add(at, 'give exactly one of percent_off and amount_off');
-    percent(percentOff, `${at}.percent_off`);
-    if (coupon.valid_from && coupon.valid_until && Date.parse(coupon.valid_from) >= Date.parse(coupon.valid_until)) {
-      add(`${at}.valid_until`, 'must be after valid_from');
+    for (const problem of couponProblems(coupon, (slug) => industrySlugs.has(slug))) {
+      const message = problem.path.startsWith('industries') ? `${problem.message} in this file` : problem.message;
+      add(problem.path ? `${at}.${problem.path}` : at, message);
     }
-    knownIndustries(coupon.industries, `${at}.industries`);
   });
 
   for (const [frequency, value] of Object.entries(file.settings.frequency_discounts)) {

@@ -1,7 +1,8 @@
 // Owns: industries, product_categories, products, extras, zones, zone_zips, staff, staff_zones,
 // coupons, catalog_settings (written by catalog import, catalog-file.repository.ts) and
 // staff_time_blocks (crew time: bookings hold and free it through the catalog's services, and
-// staff time-off will share its exclusion constraint). Also reads accounts.currency.
+// staff time-off will share its exclusion constraint). Also reads accounts.currency (the
+// fallback of the environment's own currency).
 //
 // SQL for the catalog's readers: the services endpoints, and the scheduling and pricing
 // contexts (each loaded in one round trip, so bookings can load them inside a transaction).
@@ -20,14 +21,6 @@ export interface IndustryRow {
 }
 
 const INDUSTRY_COLUMNS = sql.raw('id, slug, name, description, icon, configuration_type, is_active');
-
-export function listActiveIndustries(db: Sql, tenant: Tenant): Promise<IndustryRow[]> {
-  return query<IndustryRow>(
-    db,
-    sql`select ${INDUSTRY_COLUMNS} from industries
-        where ${tenantIs(tenant)} and is_active and archived_at is null order by position, id`,
-  );
-}
 
 /** An active industry by slug (inactive and archived industries are not offered). */
 export function findActiveIndustry(db: Sql, tenant: Tenant, slug: string): Promise<IndustryRow | undefined> {
@@ -228,7 +221,9 @@ export async function loadPricingRows(
         (select row_to_json(s) from (
            select frequency_discounts, cancellation_policy from catalog_settings where ${tenantIs(tenant)}) s)
           as settings,
-        (select currency from accounts where id = ${tenant.accountId}) as currency`,
+        -- the environment's currency (Settings), else the account's
+        coalesce((select currency from catalog_settings where ${tenantIs(tenant)}),
+                 (select currency from accounts where id = ${tenant.accountId})) as currency`,
   );
   if (!row) throw new Error('the pricing query returned no row');
   return row;
@@ -293,6 +288,8 @@ export async function releaseTimeBlocks(tx: Sql, tenant: Tenant, bookingId: stri
  * Holds a crew member's time unless it overlaps time already held: true when held. ON CONFLICT
  * DO NOTHING takes the exclusion constraint as its arbiter and waits for a concurrent holder to
  * commit or roll back, so it is as safe as the plain insert, in one statement and no savepoint.
+ * The member must still be active: the key-share lock waits for a concurrent archive or
+ * deactivation (which lock the row for update) and then reads the member as it left it.
  */
 export async function tryInsertTimeBlock(
   tx: Sql,
@@ -302,9 +299,19 @@ export async function tryInsertTimeBlock(
   const rows = await query(
     tx,
     sql`insert into staff_time_blocks (account_id, environment, staff_id, booking_id, during)
-        values (${tenant.accountId}, ${tenant.environment}, ${block.staffId}, ${block.bookingId},
-                tstzrange(${block.start}::timestamptz, ${block.end}::timestamptz, '[)'))
+        select ${tenant.accountId}, ${tenant.environment}, ${block.staffId}, ${block.bookingId},
+               tstzrange(${block.start}::timestamptz, ${block.end}::timestamptz, '[)')
+        where exists (select 1 from staff s where ${tenantIs(tenant, 's')} and s.id = ${block.staffId}
+                        and s.is_active and s.archived_at is null for key share)
         on conflict do nothing returning id`,
   );
   return rows.length > 0;
+}
+
+/** Zones' names and time zones by id, archived zones included (old bookings still name them). */
+export function findZoneClocks(db: Sql, tenant: Tenant, zoneIds: string[]) {
+  return query<{ id: string; name: string; timezone: string }>(
+    db,
+    sql`select id, name, timezone from zones where ${tenantIs(tenant)} and id = any(${textArray(zoneIds)})`,
+  );
 }

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
-import { CommonErrors, errors } from '../../core/http/schemas.ts';
+import { ok, operation } from '../../core/http/operation.ts';
+import { errors } from '../../core/http/schemas.ts';
 import {
   Availability,
   AvailabilityQuery,
@@ -19,6 +20,8 @@ import {
   SlugParams,
 } from './catalog.schemas.ts';
 import * as catalog from './catalog.service.ts';
+import { IndustryListQuery } from './industries.schemas.ts';
+import { listIndustries } from './industries.service.ts';
 
 const tags = ['Services'];
 
@@ -28,80 +31,61 @@ export function catalogRoutes(app: FastifyInstance, deps: Deps) {
 
   api.get(
     '/v1/services/industries',
-    {
-      config: { scope: 'services:read' },
-      schema: {
-        tags,
-        summary: 'List industries',
-        description: 'The active industries of this environment.',
-        response: { 200: IndustryList, ...errors(401, 403, 429) },
-      },
-    },
-    async (request) => catalog.listIndustries(deps, tenantOf(request)),
+    operation('services:read', tags, {
+      summary: 'List industries',
+      description: 'The active industries of this environment; with `include_inactive=true` the inactive ones too.',
+      querystring: IndustryListQuery,
+      response: { 200: IndustryList, ...errors(400, 401, 403, 429) },
+    }),
+    async (request) => listIndustries(deps, tenantOf(request), request.query),
   );
 
   api.get(
     '/v1/services/industries/:slug/products',
-    {
-      config: { scope: 'services:read' },
-      schema: {
-        tags,
-        summary: "List an industry's products by category",
-        params: SlugParams,
-        response: { 200: ProductCatalog, ...errors(...CommonErrors) },
-      },
-    },
+    operation('services:read', tags, {
+      summary: "List an industry's products by category",
+      params: SlugParams,
+      response: ok(ProductCatalog),
+    }),
     async (request) => catalog.listProducts(deps, tenantOf(request), request.params.slug),
   );
 
   api.get(
     '/v1/services/industries/:slug/extras',
-    {
-      config: { scope: 'services:read' },
-      schema: {
-        tags,
-        summary: "List an industry's extras",
-        params: SlugParams,
-        response: { 200: ExtraList, ...errors(...CommonErrors) },
-      },
-    },
+    operation('services:read', tags, {
+      summary: "List an industry's extras",
+      params: SlugParams,
+      response: ok(ExtraList),
+    }),
     async (request) => catalog.listExtras(deps, tenantOf(request), request.params.slug),
   );
 
   api.get(
     '/v1/services/availability',
-    {
-      config: { scope: 'services:read' },
-      schema: {
-        tags,
-        summary: 'Check availability',
-        description:
-          "Slots of `duration` minutes on `date` (the zone's local date) in the zone covering `zip` and serving " +
-          '`industry`. Outside every zone: zone null and no slots. Times are local to the zone; `starts_at` and ' +
-          '`ends_at` are UTC and `starts_at` can be sent as a booking scheduled_at.',
-        querystring: AvailabilityQuery,
-        response: { 200: Type.Ref('Availability'), ...errors(...CommonErrors) },
-      },
-    },
+    operation('services:read', tags, {
+      summary: 'Check availability',
+      description:
+        "Slots of `duration` minutes on `date` (the zone's local date) in the zone covering `zip` and serving " +
+        '`industry`. Outside every zone: zone null and no slots. Times are local to the zone; `starts_at` and ' +
+        '`ends_at` are UTC and `starts_at` can be sent as a booking scheduled_at.',
+      querystring: AvailabilityQuery,
+      response: ok(Type.Ref('Availability')),
+    }),
     async (request) => catalog.getAvailability(deps, tenantOf(request), request.query),
   );
 
   api.post(
     '/v1/services/pricing',
-    {
-      config: { scope: 'services:read' },
-      schema: {
-        tags,
-        summary: 'Calculate a price',
-        description:
-          'subtotal = base_price + zone_adjustment + extras_total; discount = frequency discount of the subtotal, ' +
-          'then the coupon on the rest; tax = round((subtotal - discount) x tax_rate / 100); ' +
-          'total = subtotal - discount + tax. A ZIP outside every zone is 400 parameter_invalid (zip); an ' +
-          'unusable coupon is 400 invalid_coupon.',
-        body: PricingBody,
-        response: { 200: Type.Ref('Pricing'), ...errors(...CommonErrors) },
-      },
-    },
+    operation('services:read', tags, {
+      summary: 'Calculate a price',
+      description:
+        'subtotal = base_price + zone_adjustment + extras_total; discount = frequency discount of the subtotal, ' +
+        'then the coupon on the rest; tax = round((subtotal - discount) x tax_rate / 100); ' +
+        'total = subtotal - discount + tax. A ZIP outside every zone is 400 parameter_invalid (zip); an ' +
+        'unusable coupon is 400 invalid_coupon.',
+      body: PricingBody,
+      response: ok(Type.Ref('Pricing')),
+    }),
     async (request) => catalog.calculatePrice(deps, tenantOf(request), request.body),
   );
 }

@@ -17,11 +17,6 @@ import * as repository from './catalog.repository.ts';
 import type { AvailabilityQuery, PricingBody } from './catalog.schemas.ts';
 import { type CatalogSettings, settingsFrom } from './settings.ts';
 
-export async function listIndustries(deps: Deps, tenant: Tenant) {
-  const rows = await repository.listActiveIndustries(deps.db, tenant);
-  return { data: rows };
-}
-
 async function industryBySlug(deps: Deps, tenant: Tenant, slug: string) {
   const industry = await repository.findActiveIndustry(deps.db, tenant, slug);
   if (!industry) throw notFound('industry', slug);
@@ -225,6 +220,19 @@ export function zoneZips(deps: Deps, tenant: Tenant, zoneId: string): Promise<st
 export async function staffNames(deps: Deps, tenant: Tenant, staffIds: string[]): Promise<Map<string, string>> {
   const rows = staffIds.length ? await repository.findStaffNames(deps.db, tenant, staffIds) : [];
   return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** A zone's name and IANA time zone: pages show a booking's times in its zone's local time. */
+export interface ZoneClock {
+  name: string;
+  timezone: string;
+}
+
+/** Zones' names and time zones by id (archived zones too); ids of another tenant are left out. */
+export async function zoneClocks(deps: Deps, tenant: Tenant, zoneIds: string[]): Promise<Map<string, ZoneClock>> {
+  const ids = [...new Set(zoneIds)];
+  const rows = ids.length ? await repository.findZoneClocks(deps.db, tenant, ids) : [];
+  return new Map(rows.map((row) => [row.id, { name: row.name, timezone: row.timezone }]));
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Sql } from '../../core/db.ts';
+import type { Deps } from '../../core/deps.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { applyCatalog } from './catalog-file.service.ts';
 import { checkCatalog } from './catalog-file.ts';
@@ -11,6 +11,6 @@ const CHECKED_DEMO_CATALOG = checkCatalog(DEMO_CATALOG);
  * Loads the demo catalog (zones, crews, industries, coupons, settings) into one environment, in
  * the transaction that creates the account (the accounts module's demo seeder hook).
  */
-export async function seedDemoCatalog(tx: Sql, tenant: Tenant): Promise<void> {
-  await applyCatalog(tx, tenant, CHECKED_DEMO_CATALOG, new Date());
+export async function seedDemoCatalog(deps: Deps, tenant: Tenant): Promise<void> {
+  await applyCatalog(deps.db, tenant, CHECKED_DEMO_CATALOG, deps.clock.now());
 }

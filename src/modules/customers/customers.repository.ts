@@ -1,7 +1,8 @@
-// Owns: customers, addresses. Also reads accounts.name (the business named in the invitation).
+// Owns: customers, addresses.
 // Bookings set the booking stats and invoices move the money stats through customers' services.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
 import { type PageRequest, pagedRows } from '../../core/paging.ts';
+import { findById, findCustomersRow, type Locking, removeKeepingADefault, updateColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
 
 export interface CustomerRow {
@@ -71,17 +72,8 @@ export async function insertCustomer(
   );
 }
 
-export function findCustomer(
-  db: Sql,
-  tenant: Tenant,
-  id: string,
-  options: { forUpdate?: boolean } = {},
-): Promise<CustomerRow | undefined> {
-  const lock = options.forUpdate ? sql` for update` : sql``;
-  return queryOne<CustomerRow>(
-    db,
-    sql`select ${CUSTOMER_COLUMNS} from customers where ${tenantIs(tenant)} and id = ${id}${lock}`,
-  );
+export function findCustomer(db: Sql, tenant: Tenant, id: string, options: Locking = {}) {
+  return findById<CustomerRow>(db, 'customers', CUSTOMER_COLUMNS, tenant, id, options);
 }
 
 export async function updateCustomer(
@@ -98,13 +90,9 @@ export async function updateCustomer(
   }>,
   now: Date,
 ): Promise<void> {
-  const assignments: SQL[] = [sql`updated_at = ${now}`];
-  for (const [column, value] of Object.entries(changes)) {
-    if (value === undefined) continue;
-    const rendered = column === 'preferences' ? sql`${JSON.stringify(value)}::jsonb` : sql`${value}`;
-    assignments.push(sql`${sql.identifier(column)} = ${rendered}`);
-  }
-  await query(db, sql`update customers set ${sql.join(assignments, sql`, `)} where ${tenantIs(tenant)} and id = ${id}`);
+  await updateColumns(db, 'customers', { tenant, id }, changes, now, (column, value) =>
+    column === 'preferences' ? sql`${JSON.stringify(value)}::jsonb` : sql`${value}`,
+  );
 }
 
 export interface CustomerFilters {
@@ -149,11 +137,7 @@ function filterConditions(tenant: Tenant, filters: CustomerFilters): SQL {
 }
 
 /** The customer with its addresses, in one query. */
-export function findCustomerWithAddresses(
-  db: Sql,
-  tenant: Tenant,
-  id: string,
-): Promise<CustomerWithAddresses | undefined> {
+export function findCustomerWithAddresses(db: Sql, tenant: Tenant, id: string) {
   return queryOne<CustomerWithAddresses>(
     db,
     sql`select ${CUSTOMER_COLUMNS}, ${ADDRESSES_JSON} from customers where ${tenantIs(tenant)} and id = ${id}`,
@@ -196,17 +180,8 @@ export async function listCustomers(
   );
 }
 
-export function findAddress(
-  db: Sql,
-  tenant: Tenant,
-  customerId: string,
-  addressId: string,
-): Promise<AddressRow | undefined> {
-  return queryOne<AddressRow>(
-    db,
-    sql`select ${ADDRESS_COLUMNS} from addresses
-        where ${tenantIs(tenant)} and customer_id = ${customerId} and id = ${addressId} and removed_at is null`,
-  );
+export function findAddress(db: Sql, tenant: Tenant, customerId: string, addressId: string) {
+  return findCustomersRow<AddressRow>(db, 'addresses', ADDRESS_COLUMNS, tenant, { customerId, id: addressId });
 }
 
 export async function insertAddress(
@@ -232,23 +207,9 @@ export async function clearDefaultAddress(db: Sql, tenant: Tenant, customerId: s
   );
 }
 
-export async function removeAddress(db: Sql, tenant: Tenant, addressId: string, now: Date): Promise<void> {
-  await query(
-    db,
-    sql`update addresses set removed_at = ${now}, is_default = false where ${tenantIs(tenant)} and id = ${addressId}`,
-  );
-}
-
-/** Makes the newest remaining address the default, when the customer has none. */
-export async function promoteDefaultAddress(db: Sql, tenant: Tenant, customerId: string): Promise<void> {
-  await query(
-    db,
-    sql`update addresses set is_default = true where id = (
-          select id from addresses where ${tenantIs(tenant)} and customer_id = ${customerId} and removed_at is null
-          order by created_at desc, id desc limit 1)
-        and not exists (select 1 from addresses where ${tenantIs(tenant)} and customer_id = ${customerId}
-                        and removed_at is null and is_default)`,
-  );
+/** The newest remaining address becomes the default when the removed one was. */
+export function removeAddress(db: Sql, tenant: Tenant, customerId: string, id: string, now: Date): Promise<void> {
+  return removeKeepingADefault(db, 'addresses', tenant, { customerId, id }, now);
 }
 
 export async function countAddresses(db: Sql, tenant: Tenant, customerId: string): Promise<number> {
@@ -257,11 +218,6 @@ export async function countAddresses(db: Sql, tenant: Tenant, customerId: string
     sql`select count(*) as count from addresses where ${tenantIs(tenant)} and customer_id = ${customerId} and removed_at is null`,
   );
   return row?.count ?? 0;
-}
-
-export async function findAccountName(db: Sql, tenant: Tenant): Promise<string> {
-  const row = await queryOne<{ name: string }>(db, sql`select name from accounts where id = ${tenant.accountId}`);
-  return row?.name ?? 'Fieldhand';
 }
 
 /**

@@ -5,7 +5,7 @@ import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { zoneZips } from '../catalog/index.ts';
+import { businessProfile, zoneZips } from '../catalog/index.ts';
 import * as repository from './customers.repository.ts';
 import type {
   AddressView,
@@ -98,7 +98,7 @@ export async function createCustomer(deps: Deps, tenant: Tenant, input: NewCusto
       });
       if (input.address) await repository.insertAddress(deps.db, tenant, newAddress(id, input.address, true), now);
       const created = await getCustomer(deps, tenant, id);
-      const business = await repository.findAccountName(deps.db, tenant);
+      const business = (await businessProfile(deps, tenant)).name;
       await deps.mailer.queue(deps.db, tenant, {
         kind: 'customer_invitation',
         to: created.email,
@@ -235,8 +235,7 @@ export async function removeAddress(
         'This is the last address of a customer with open bookings; add another address first.',
       );
     }
-    await repository.removeAddress(deps.db, tenant, addressId, now);
-    await repository.promoteDefaultAddress(deps.db, tenant, customerId);
+    await repository.removeAddress(deps.db, tenant, customerId, addressId, now);
     await addressesChanged(deps, tenant, customerId, now);
   });
 }

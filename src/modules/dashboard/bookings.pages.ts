@@ -6,7 +6,7 @@ import type { Deps } from '../../core/deps.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { choiceValue, dateValue, pageNumber, queryValue } from '../../web/forms.ts';
 import { type BookingDetailView, crewNames, getBooking, listBookings } from '../bookings/index.ts';
-import { listProducts } from '../catalog/index.ts';
+import { listProducts, zoneClocks } from '../catalog/index.ts';
 import { getCustomer } from '../customers/index.ts';
 import { sessionTenant } from '../sessions/index.ts';
 import {
@@ -18,9 +18,8 @@ import {
   bookingView,
   SORTS,
 } from './bookings.view.ts';
+import { PER_PAGE, recordPage } from './pages.ts';
 import { sendShell } from './shell.ts';
-
-const PER_PAGE = 25;
 
 export function bookingPages(app: FastifyInstance, deps: Deps): void {
   app.get(
@@ -52,25 +51,26 @@ export function bookingPages(app: FastifyInstance, deps: Deps): void {
         ...(filters.to ? { date_to: filters.to } : {}),
       });
       const crew = await crewNames(deps, tenant, list.data);
+      const zones = await zoneClocks(
+        deps,
+        tenant,
+        list.data.flatMap((booking) => booking.zone_id ?? []),
+      );
       const customerName = customer && `${customer.first_name} ${customer.last_name}`.trim();
       const environment = request.session.environment;
       return sendShell(request, reply, {
         title: customerName ? `Bookings of ${customerName}` : 'Bookings',
-        content: bookingListView(list, filters, { environment, customerName, crew }),
+        content: bookingListView(list, filters, { environment, customerName, crew, zones }),
       });
     },
   );
 
-  app.get<{ Params: { id: string } }>(
-    `${BOOKINGS}/:id`,
-    { schema: { hide: true }, config: { notFound: 'There is no such booking.' } },
-    async (request, reply) => {
-      const tenant = sessionTenant(request.session);
-      const booking = await getBooking(deps, tenant, request.params.id);
-      const names = await productNames(deps, tenant, booking);
-      return sendShell(request, reply, { title: bookingTitle(booking), content: bookingView(booking, names) });
-    },
-  );
+  recordPage(app, BOOKINGS, 'There is no such booking.', async (id, { tenant }) => {
+    const booking = await getBooking(deps, tenant, id);
+    const names = await productNames(deps, tenant, booking);
+    const zone = booking.zone_id ? (await zoneClocks(deps, tenant, [booking.zone_id])).get(booking.zone_id) : undefined;
+    return { title: bookingTitle(booking), content: bookingView(booking, names, zone) };
+  });
 }
 
 /** The names of the catalog products a booking lists, by id (none when it lists none). */

@@ -2,8 +2,9 @@
 // timeline, crew, configuration, pricing, invoices and cancellation.
 import type { Page } from '../../core/paging.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
-import { money, pager, when } from '../../web/widgets.ts';
+import { money, pager, tableOrEmpty, when } from '../../web/widgets.ts';
 import type { BookingDetailView, BookingView } from '../bookings/index.ts';
+import type { ZoneClock } from '../catalog/index.ts';
 import type { PriceBreakdown } from '../pricing/index.ts';
 import { pageHeader } from './shell.ts';
 
@@ -56,16 +57,16 @@ function listQuery(filters: BookingFilters, toPage?: number): URLSearchParams {
 export function bookingListView(
   list: Page<BookingView>,
   filters: BookingFilters,
-  context: { environment: string; customerName?: string; crew: Map<string, string> },
+  context: { environment: string; customerName?: string; crew: Map<string, string>; zones: Map<string, ZoneClock> },
 ): SafeHtml {
   const { status, sort, from, to, customerId } = filters;
-  const { customerName, crew } = context;
+  const { customerName, crew, zones } = context;
   const link = (toPage: number) => `${BOOKINGS}?${listQuery(filters, toPage)}`;
   const rows = list.data.map((booking) => {
     // The schema types pricing by $ref; it is the pricing module's breakdown.
     const pricing = booking.pricing as PriceBreakdown;
     return html`<tr>
-  <td><a href="${BOOKINGS}/${booking.id}"><strong>${when(booking.scheduled_at)}</strong></a>
+  <td><a href="${BOOKINGS}/${booking.id}"><strong>${when(booking.scheduled_at, undefined, timeZoneOf(booking, zones))}</strong></a>
     <div class="hint">${booking.estimated_duration} min</div></td>
   <td><a href="/dashboard/customers/${booking.customer.id}">${booking.customer.name}</a><div class="hint hide-narrow">${booking.address.street}, ${booking.address.city}</div></td>
   <td class="hide-narrow">${industryName(booking.service.industry)}</td>
@@ -104,28 +105,39 @@ export function bookingListView(
   ${filtered ? html`<a class="button link" href="${BOOKINGS}">Clear</a>` : null}
 </form>
 <p class="hint">Dates are whole days in UTC, as in the API's <code>date_from</code> and <code>date_to</code>.</p>
-${
-  list.data.length === 0
-    ? html`<div class="table-wrap"><div class="empty"><strong>No bookings found</strong>${
-        filtered ? 'Try other filters.' : 'Bookings made through the API appear here.'
-      }</div></div>`
-    : html`<div class="table-wrap"><table>
+${tableOrEmpty(
+  list.data.length,
+  { title: 'No bookings found', hint: filtered ? 'Try other filters.' : 'Bookings made through the API appear here.' },
+  () => html`<div class="table-wrap"><table>
   <caption class="visually-hidden">Bookings</caption>
   <thead><tr><th scope="col">Scheduled</th><th scope="col">Customer</th><th scope="col" class="hide-narrow">Industry</th>
   <th scope="col">Status</th><th scope="col" class="hide-narrow">Crew</th><th scope="col" class="num">Total</th></tr></thead>
   <tbody>${rows}</tbody></table></div>
-${pager({ noun: 'booking', total, page: filters.page, totalPages, link })}`
-}`;
+${pager({ noun: 'booking', total, page: filters.page, totalPages, link })}`,
+)}`;
 }
 
 export function bookingTitle(booking: BookingDetailView): string {
   return `${industryName(booking.service.industry)} for ${booking.customer.name}`;
 }
 
-/** A booking; `productNames` names the catalog products its configuration lists. */
-export function bookingView(booking: BookingDetailView, productNames: Map<string, string>): SafeHtml {
+/** The booking's zone's time zone: its times are shown as the crew and customer live them. */
+function timeZoneOf(booking: { zone_id: string | null }, zones: Map<string, ZoneClock>): string | undefined {
+  return booking.zone_id ? zones.get(booking.zone_id)?.timezone : undefined;
+}
+
+/**
+ * A booking, its times in its zone's local time; `productNames` names the catalog products its
+ * configuration lists.
+ */
+export function bookingView(
+  booking: BookingDetailView,
+  productNames: Map<string, string>,
+  zone: ZoneClock | undefined,
+): SafeHtml {
   const pricing = booking.pricing as PriceBreakdown; // typed by $ref in the schema
   const title = bookingTitle(booking);
+  const at = (iso: string | null) => when(iso, undefined, zone?.timezone);
   return html`${pageHeader({
     title,
     breadcrumbs: [{ href: BOOKINGS, label: 'Bookings' }],
@@ -133,18 +145,18 @@ export function bookingView(booking: BookingDetailView, productNames: Map<string
   })}
 <div class="stats">
   <div class="stat"><div class="label">Status</div><div class="value">${statusBadge(booking.status)}</div></div>
-  <div class="stat"><div class="label">Scheduled</div><div class="value">${when(booking.scheduled_at)}</div></div>
+  <div class="stat"><div class="label">Scheduled</div><div class="value">${at(booking.scheduled_at)}</div></div>
   <div class="stat"><div class="label">Duration</div><div class="value">${booking.estimated_duration} min</div></div>
   <div class="stat"><div class="label">Total</div><div class="value">${money(pricing.total, pricing.currency)}</div></div>
 </div>
-${booking.cancellation ? cancellationPanel(booking, pricing.currency) : null}
+${booking.cancellation ? cancellationPanel(booking, pricing.currency, at) : null}
 <div class="grid-2">
   <section class="panel" aria-labelledby="booking-details-title">
     <h2 id="booking-details-title">Details</h2>
     <dl class="details">
       <dt>Customer</dt><dd><a href="/dashboard/customers/${booking.customer.id}">${booking.customer.name}</a><br><span class="hint">${booking.customer.email}</span></dd>
       <dt>Address</dt><dd>${booking.address.street}<br>${booking.address.city}, ${booking.address.state} ${booking.address.zip}</dd>
-      <dt>Zone</dt><dd>${pricing.zone?.name ?? '—'}</dd>
+      <dt>Zone</dt><dd>${zone ? html`${zone.name}<br><span class="hint">Times in ${zone.timezone}</span>` : (pricing.zone?.name ?? '—')}</dd>
       <dt>Crew</dt><dd>${booking.crew.length ? html`<ul class="plain">${booking.crew.map((member) => html`<li>${member.name}</li>`)}</ul>` : 'Not assigned'}</dd>
       <dt>Subscription</dt><dd>${
         booking.subscription
@@ -152,14 +164,14 @@ ${booking.cancellation ? cancellationPanel(booking, pricing.currency) : null}
           : 'One-time'
       }</dd>
       <dt>Notes</dt><dd>${booking.notes ? html`<div class="pre">${booking.notes}</div>` : '—'}</dd>
-      <dt>Booked</dt><dd>${when(booking.created_at)}</dd>
+      <dt>Booked</dt><dd>${at(booking.created_at)}</dd>
       <dt>ID</dt><dd class="mono">${booking.id}</dd>
     </dl>
   </section>
   <section class="panel" aria-labelledby="timeline-title">
     <h2 id="timeline-title">Timeline</h2>
     <ol class="timeline">${booking.timeline.map(
-      (entry) => html`<li>${statusBadge(entry.status)} ${when(entry.at)}<div>${entry.note}</div></li>`,
+      (entry) => html`<li>${statusBadge(entry.status)} ${at(entry.at)}<div>${entry.note}</div></li>`,
     )}</ol>
   </section>
 </div>
@@ -188,7 +200,11 @@ ${booking.cancellation ? cancellationPanel(booking, pricing.currency) : null}
 </section>`;
 }
 
-function cancellationPanel(booking: BookingDetailView, currency: string): SafeHtml | null {
+function cancellationPanel(
+  booking: BookingDetailView,
+  currency: string,
+  at: (iso: string | null) => SafeHtml,
+): SafeHtml | null {
   const cancellation = booking.cancellation;
   if (!cancellation) return null;
   const policy: Record<string, string> = {
@@ -197,7 +213,7 @@ function cancellationPanel(booking: BookingDetailView, currency: string): SafeHt
     in_progress: 'Cancelled while in progress',
   };
   return html`<section class="alert warning" aria-labelledby="cancellation-title">
-  <h2 id="cancellation-title">Cancelled ${when(cancellation.cancelled_at)}</h2>
+  <h2 id="cancellation-title">Cancelled ${at(cancellation.cancelled_at)}</h2>
   <dl class="details">
     <dt>Reason</dt><dd>${cancellation.reason ?? '—'}</dd>
     <dt>Fee</dt><dd>${money(cancellation.fee.amount, currency)} · ${policy[cancellation.fee.policy] ?? cancellation.fee.policy}${

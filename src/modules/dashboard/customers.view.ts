@@ -1,7 +1,7 @@
 // Customers: the searchable list and a customer with their addresses and stats.
 import type { Page } from '../../core/paging.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
-import { money, pager, when } from '../../web/widgets.ts';
+import { money, pager, tableOrEmpty, when } from '../../web/widgets.ts';
 import type { AddressView, CustomerView } from '../customers/index.ts';
 import { pageHeader } from './shell.ts';
 
@@ -55,18 +55,19 @@ export function customerListView(list: Page<CustomerView>, filters: CustomerFilt
     </select></div>
   <button type="submit" class="secondary">Search</button>
 </form>
-${
-  list.data.length === 0
-    ? html`<div class="table-wrap"><div class="empty"><strong>No customers found</strong>${
-        search || status ? 'Try another search.' : 'Customers you create through the API appear here.'
-      }</div></div>`
-    : html`<div class="table-wrap"><table>
+${tableOrEmpty(
+  list.data.length,
+  {
+    title: 'No customers found',
+    hint: search || status ? 'Try another search.' : 'Customers you create through the API appear here.',
+  },
+  () => html`<div class="table-wrap"><table>
   <caption class="visually-hidden">Customers</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col" class="hide-narrow">Phone</th>
   <th scope="col">Status</th><th scope="col" class="num hide-narrow">Bookings</th><th scope="col" class="num hide-narrow">Spent</th></tr></thead>
   <tbody>${rows}</tbody></table></div>
-${pager({ noun: 'customer', total, page: filters.page, totalPages, link: (page) => listLink(filters, page) })}`
-}`;
+${pager({ noun: 'customer', total, page: filters.page, totalPages, link: (page) => listLink(filters, page) })}`,
+)}`;
 }
 
 export function customerView(customer: CustomerView): SafeHtml {

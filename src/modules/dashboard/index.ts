@@ -9,18 +9,25 @@ import { UPLOAD_LIMITS } from '../../web/forms.ts';
 import { sendErrorPage } from '../../web/page.ts';
 import { apiKeyPages } from './api-keys.pages.ts';
 import { bookingPages } from './bookings.pages.ts';
+import { businessPages } from './business.pages.ts';
+import { catalogFilePages } from './catalog-file.pages.ts';
 import { connectedAppPages } from './connected-apps.pages.ts';
+import { couponPages } from './coupons.pages.ts';
 import { customerPages } from './customers.pages.ts';
 import { invoicePages } from './invoices.pages.ts';
 import { oauthAppPages } from './oauth-apps.pages.ts';
 import { overviewPages } from './overview.pages.ts';
+import { policyPages } from './policies.pages.ts';
+import { servicePages } from './services.pages.ts';
 import { sendNotFound } from './shell.ts';
 import { signedInOnly } from './signed-in.ts';
+import { teamPages } from './team.pages.ts';
 import { webhookPages } from './webhooks.pages.ts';
+import { zonePages } from './zones.pages.ts';
 
 export function dashboardRoutes(app: FastifyInstance, deps: Deps): void {
   void app.register(async (pages) => {
-    // Forms with a file input (OAuth app logos) post multipart/form-data; only these pages
+    // Forms with a file input (OAuth app logos, catalog files) post multipart/form-data; only these pages
     // accept it, and signedInOnly reads it (within UPLOAD_LIMITS) once the session is known.
     await pages.register(multipart, { throwFileSizeLimit: false, limits: UPLOAD_LIMITS });
     signedInOnly(pages, deps);
@@ -41,5 +48,12 @@ export function dashboardRoutes(app: FastifyInstance, deps: Deps): void {
     customerPages(pages, deps);
     invoicePages(pages, deps);
     overviewPages(pages, deps);
+    servicePages(pages, deps);
+    couponPages(pages, deps);
+    policyPages(pages, deps);
+    businessPages(pages, deps);
+    catalogFilePages(pages, deps);
+    zonePages(pages, deps);
+    teamPages(pages, deps);
   });
 }

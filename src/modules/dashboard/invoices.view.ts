@@ -2,7 +2,7 @@
 // payments and refunds.
 import type { Page } from '../../core/paging.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
-import { money, pager, when } from '../../web/widgets.ts';
+import { money, pager, tableOrEmpty, when } from '../../web/widgets.ts';
 import type { InvoiceView } from '../invoices/index.ts';
 import type { PaymentView, RefundView } from '../payments/index.ts';
 import { pageHeader } from './shell.ts';
@@ -64,19 +64,22 @@ export function invoiceListView(list: Page<InvoiceView>, filters: InvoiceFilters
   <button type="submit" class="secondary">Filter</button>
   ${filtered ? html`<a class="button link" href="${INVOICES}">Clear</a>` : null}
 </form>
-${
-  list.data.length === 0
-    ? html`<div class="table-wrap"><div class="empty"><strong>No invoices found</strong>${
-        filtered ? 'Try other filters.' : 'Invoices you create through the API, or that bookings create, appear here.'
-      }</div></div>`
-    : html`<div class="table-wrap"><table>
+${tableOrEmpty(
+  list.data.length,
+  {
+    title: 'No invoices found',
+    hint: filtered
+      ? 'Try other filters.'
+      : 'Invoices you create through the API, or that bookings create, appear here.',
+  },
+  () => html`<div class="table-wrap"><table>
   <caption class="visually-hidden">Invoices</caption>
   <thead><tr><th scope="col">Number</th><th scope="col">Customer</th><th scope="col">Status</th>
   <th scope="col" class="num">Total</th><th scope="col" class="num hide-narrow">Balance</th>
   <th scope="col" class="hide-narrow">Issued</th><th scope="col" class="hide-narrow">Due</th></tr></thead>
   <tbody>${rows}</tbody></table></div>
-${pager({ noun: 'invoice', total, page: filters.page, totalPages, link: (page) => listLink(filters, page) })}`
-}`;
+${pager({ noun: 'invoice', total, page: filters.page, totalPages, link: (page) => listLink(filters, page) })}`,
+)}`;
 }
 
 export function invoiceTitle(invoice: InvoiceView): string {

@@ -29,12 +29,10 @@ import {
   OAUTH_APPS,
   registerAppView,
 } from './oauth-apps.view.ts';
+import { PAGE, type RecordRequest, recordRoute } from './pages.ts';
 import { type Confirmation, integrationsConfirmation, sendShell } from './shell.ts';
 
-type AppRequest = FastifyRequest<{ Params: { id: string } }>;
-
-const PAGE = { schema: { hide: true } };
-const APP_PAGE = { ...PAGE, config: { notFound: 'There is no such OAuth app in this environment.' } };
+const APP_PAGE = recordRoute('There is no such OAuth app in this environment.');
 
 function postedValues(request: FastifyRequest, fallbackEnvironment: Environment): AppFormValues {
   const environment = formField(request, 'environment');
@@ -68,10 +66,10 @@ function uploadedLogo(request: FastifyRequest): string | undefined {
 }
 
 export function oauthAppPages(app: FastifyInstance, deps: Deps): void {
-  const appOf = (request: AppRequest) => getOAuthApp(deps, sessionTenant(request.session), request.params.id);
+  const appOf = (request: RecordRequest) => getOAuthApp(deps, sessionTenant(request.session), request.params.id);
 
   const sendAppPage = (
-    request: AppRequest,
+    request: RecordRequest,
     reply: FastifyReply,
     oauthApp: OAuthAppView,
     options: { saved?: boolean; error?: FieldError },
@@ -85,7 +83,7 @@ export function oauthAppPages(app: FastifyInstance, deps: Deps): void {
   /** A confirmation step (rotate secret, delete) for the app in the path. */
   const confirmation =
     (title: string, confirm: (oauthApp: OAuthAppView) => Confirmation) =>
-    async (request: AppRequest, reply: FastifyReply) => {
+    async (request: RecordRequest, reply: FastifyReply) => {
       const content = integrationsConfirmation(request.session, OAUTH_APPS, confirm(await appOf(request)));
       return sendShell(request, reply, { title, content });
     };

@@ -24,7 +24,16 @@ const NAV: { heading: string; items: NavItem[] }[] = [
   },
   {
     heading: 'Settings',
-    items: [{ href: '/dashboard/settings/integrations/api-keys', label: 'Integrations' }],
+    items: [
+      { href: '/dashboard/settings/services', label: 'Services' },
+      { href: '/dashboard/settings/zones', label: 'Zones' },
+      { href: '/dashboard/settings/team', label: 'Team' },
+      { href: '/dashboard/settings/coupons', label: 'Coupons' },
+      { href: '/dashboard/settings/policies', label: 'Policies' },
+      { href: '/dashboard/settings/business', label: 'Business' },
+      { href: '/dashboard/settings/catalog-file', label: 'Catalog file' },
+      { href: '/dashboard/settings/integrations/api-keys', label: 'Integrations' },
+    ],
   },
 ];
 
@@ -41,7 +50,7 @@ function activeHref(path: string, items: NavItem[]): string | undefined {
   for (const item of items) {
     const matches = path === item.href || path.startsWith(`${item.href}/`);
     const isIntegrations =
-      item.href.startsWith('/dashboard/settings/integrations') && path.startsWith('/dashboard/settings/');
+      item.href.startsWith('/dashboard/settings/integrations') && path.startsWith('/dashboard/settings/integrations/');
     if ((matches || isIntegrations) && (!best || item.href.length > best.length)) best = item.href;
   }
   return best;

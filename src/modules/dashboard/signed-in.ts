@@ -17,6 +17,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** What the 404 page of a dashboard page says when the record it shows is not there. */
     notFound?: string;
+    /** The largest file this page's form may upload, when more than UPLOAD_MAX_BYTES. */
+    uploadMaxBytes?: number;
   }
 }
 
@@ -32,7 +34,9 @@ export function signedInOnly(pages: FastifyInstance, deps: Deps): void {
     if (!session) return reply;
     request.session = session;
     if (request.method === 'GET' || request.method === 'HEAD') return;
-    if (request.isMultipart()) request.upload = await readUploadForm(request);
+    if (request.isMultipart()) {
+      request.upload = await readUploadForm(request, request.routeOptions.config.uploadMaxBytes);
+    }
     if (!verifyCsrf(session, formField(request, '_csrf'))) return sendForbidden(reply);
   });
 }

@@ -20,6 +20,7 @@ import {
   updateWebhook,
   type WebhookView,
 } from '../webhooks/index.ts';
+import { PAGE, type RecordRequest, recordRoute } from './pages.ts';
 import { type Confirmation, integrationsConfirmation, integrationsHeader, sendShell } from './shell.ts';
 import {
   CONFIRMATIONS,
@@ -32,10 +33,7 @@ import {
   webhookView,
 } from './webhooks.view.ts';
 
-type EndpointRequest = FastifyRequest<{ Params: { id: string } }>;
-
-const PAGE = { schema: { hide: true } };
-const ENDPOINT_PAGE = { ...PAGE, config: { notFound: 'There is no such webhook endpoint in this environment.' } };
+const ENDPOINT_PAGE = recordRoute('There is no such webhook endpoint in this environment.');
 
 function postedValues(request: FastifyRequest): EndpointFormValues {
   return {
@@ -46,12 +44,12 @@ function postedValues(request: FastifyRequest): EndpointFormValues {
 }
 
 export function webhookPages(app: FastifyInstance, deps: Deps): void {
-  const endpointOf = (request: EndpointRequest) => getWebhook(deps, sessionTenant(request.session), request.params.id);
+  const endpointOf = (request: RecordRequest) => getWebhook(deps, sessionTenant(request.session), request.params.id);
 
   /** A confirmation step (rotate secret, delete) for the endpoint in the path. */
   const confirmation =
     (title: string, confirm: (webhook: WebhookView) => Confirmation) =>
-    async (request: EndpointRequest, reply: FastifyReply) => {
+    async (request: RecordRequest, reply: FastifyReply) => {
       const webhook = await endpointOf(request);
       const content = integrationsConfirmation(request.session, WEBHOOKS, confirm(webhook));
       return sendShell(request, reply, { title, content });

@@ -12,7 +12,7 @@ import { seedDemoCatalog } from '../catalog/index.ts';
  * data adds its part here.
  */
 export async function seedDemoEnvironment(deps: Deps, tenant: Tenant): Promise<void> {
-  await seedDemoCatalog(deps.db, tenant);
+  await seedDemoCatalog(deps, tenant);
 }
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.fieldhand.dev';

@@ -7,6 +7,7 @@ import { invalidParameter, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { processorFor } from '../../core/payments.ts';
 import type { Tenant } from '../../core/tenant.ts';
+import { businessProfile } from '../catalog/index.ts';
 import { adjustCustomerBalances } from '../customers/index.ts';
 import { type CardOnFile, cardToCharge, chargeCard, requireProcessor } from '../payments/index.ts';
 import { queueInvoiceEmail } from './invoice-email.ts';
@@ -56,6 +57,7 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
   // Locked first when money may move: the charge updates the customer's stats (lock order).
   const party = await repository.findInvoiceParty(deps.db, tenant, spec.customerId, { lock: charging });
   if (!party) throw notFound('customer', spec.customerId, 'customer_id');
+  const business = await businessProfile(deps, tenant);
   const card = charging ? await cardFor(deps, tenant, spec) : undefined;
 
   const draft: repository.InvoiceRow = {
@@ -67,7 +69,7 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
     customer_last_name: party.last_name,
     customer_email: party.email,
     booking_id: spec.bookingId,
-    currency: party.currency,
+    currency: business.currency,
     line_items: spec.lineItems,
     subtotal: spec.subtotal,
     discount: spec.discount,
@@ -143,7 +145,7 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
   await deps.events.publish(deps.db, tenant, 'invoice.created', invoiceView(issued, [], [], now), now);
   const invoice = invoiceView(charged, payment ? [payment] : [], [], now);
   if (invoice.status === 'paid') await deps.events.publish(deps.db, tenant, 'invoice.paid', invoice, now);
-  if (spec.sendEmail) await queueInvoiceEmail(deps, tenant, invoice, party.business_name);
+  if (spec.sendEmail) await queueInvoiceEmail(deps, tenant, invoice, business.name);
   return { invoice, declined };
 }
 

@@ -1,8 +1,9 @@
 // Owns: invoices and invoice_counters (the numbering). Reads, without writing: the billed
-// customer and the account (names, currency, a lock on the customer while money moves) and a
-// booking's customer, for booking_id checks.
+// customer (names, a lock on the customer while money moves) and a booking's customer, for
+// booking_id checks. The business name and currency are the catalog's settings (businessProfile).
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
 import { type PageRequest, pagedRows } from '../../core/paging.ts';
+import { type Locking, lockIf, updateColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
 import type { PaymentMethodSummary } from '../payments/index.ts';
 import type { LineItem } from './totals.ts';
@@ -53,11 +54,9 @@ export interface InvoiceParty {
   first_name: string;
   last_name: string;
   email: string;
-  currency: string;
-  business_name: string;
 }
 
-/** The customer an invoice bills, with the account's currency and name; optionally locked. */
+/** The customer an invoice bills; optionally locked. */
 export function findInvoiceParty(
   db: Sql,
   tenant: Tenant,
@@ -67,10 +66,18 @@ export function findInvoiceParty(
   const lock = options.lock ? sql` for no key update of c` : sql``;
   return queryOne<InvoiceParty>(
     db,
-    sql`select c.first_name, c.last_name, c.email, a.currency, a.name as business_name
-        from customers c join accounts a on a.id = c.account_id
+    sql`select c.first_name, c.last_name, c.email from customers c
         where ${tenantIs(tenant, 'c')} and c.id = ${customerId}${lock}`,
   );
+}
+
+/** Ids of the environment's invoices, drafts and void ones too, up to `limit`. */
+export async function findInvoiceIds(db: Sql, tenant: Tenant, limit: number): Promise<string[]> {
+  const rows = await query<{ id: string }>(
+    db,
+    sql`select id from invoices where ${tenantIs(tenant)} order by created_at, id limit ${limit}`,
+  );
+  return rows.map((row) => row.id);
 }
 
 /**
@@ -131,16 +138,10 @@ export async function insertDraftInvoice(db: Sql, tenant: Tenant, invoice: NewIn
   );
 }
 
-export function findInvoice(
-  db: Sql,
-  tenant: Tenant,
-  id: string,
-  options: { forUpdate?: boolean } = {},
-): Promise<InvoiceRow | undefined> {
-  const lock = options.forUpdate ? sql` for update of i` : sql``;
+export function findInvoice(db: Sql, tenant: Tenant, id: string, options: Locking = {}) {
   return queryOne<InvoiceRow>(
     db,
-    sql`${INVOICE_COLUMNS} ${INVOICES_WITH_CUSTOMERS} where ${tenantIs(tenant, 'i')} and i.id = ${id}${lock}`,
+    sql`${INVOICE_COLUMNS} ${INVOICES_WITH_CUSTOMERS} where ${tenantIs(tenant, 'i')} and i.id = ${id}${lockIf(options, 'i')}`,
   );
 }
 
@@ -166,13 +167,9 @@ export async function updateInvoice(
   changes: InvoiceChanges,
   now: Date,
 ): Promise<void> {
-  const assignments: SQL[] = [sql`updated_at = ${now}`];
-  for (const [column, value] of Object.entries(changes)) {
-    if (value === undefined) continue;
-    const rendered = JSON_COLUMNS.has(column) && value !== null ? sql`${JSON.stringify(value)}::jsonb` : sql`${value}`;
-    assignments.push(sql`${sql.identifier(column)} = ${rendered}`);
-  }
-  await query(db, sql`update invoices set ${sql.join(assignments, sql`, `)} where ${tenantIs(tenant)} and id = ${id}`);
+  await updateColumns(db, 'invoices', { tenant, id }, changes, now, (column, value) =>
+    JSON_COLUMNS.has(column) && value !== null ? sql`${JSON.stringify(value)}::jsonb` : sql`${value}`,
+  );
 }
 
 export interface InvoiceFilters {

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
-import { emptyBodyIsEmptyObject } from '../../core/http/empty-body.ts';
-import { sendList } from '../../core/http/pagination.ts';
-import { CommonErrors, errors, IdParams } from '../../core/http/schemas.ts';
+import { action, created, ok, operation } from '../../core/http/operation.ts';
+import { replyList, replyWith } from '../../core/http/replies.ts';
+import { IdParams } from '../../core/http/schemas.ts';
 import { payInvoice, refundInvoice } from './collection.service.ts';
 import { createInvoice } from './create-invoice.service.ts';
 import {
@@ -29,158 +29,117 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
 
   api.get(
     '/v1/invoices',
-    {
-      config: { scope: 'invoices:read' },
-      schema: {
-        tags,
-        summary: 'List invoices',
-        description:
-          'Newest first. `date_from`/`date_to` filter on issued_at (a plain date is a whole UTC day, date_to inclusive; drafts have no issued_at). ' +
-          '`min_amount`/`max_amount` filter on total. `status=overdue` includes pending invoices past their due date.',
-        querystring: InvoiceListQuery,
-        response: { 200: InvoiceList, ...errors(...CommonErrors) },
-      },
-    },
-    async (request, reply) => {
-      const list = await invoices.listInvoices(deps, tenantOf(request), request.query);
-      return sendList(reply, list, request.query.fields);
-    },
+    operation('invoices:read', tags, {
+      summary: 'List invoices',
+      description:
+        'Newest first. `date_from`/`date_to` filter on issued_at (a plain date is a whole UTC day, date_to inclusive; drafts have no issued_at). ' +
+        '`min_amount`/`max_amount` filter on total. `status=overdue` includes pending invoices past their due date.',
+      querystring: InvoiceListQuery,
+      response: ok(InvoiceList),
+    }),
+    async (request, reply) =>
+      replyList(reply, request.query, invoices.listInvoices(deps, tenantOf(request), request.query)),
   );
 
   api.post(
     '/v1/invoices',
-    {
-      config: { scope: 'invoices:write' },
-      schema: {
-        tags,
-        summary: 'Create an invoice',
-        description:
-          'Required: customer_id and line_items. Created pending and numbered (INV-000001, sequential per environment) unless `draft` is true. ' +
-          'tax = round((subtotal - discount) x tax_rate / 100), half-up. due_date defaults to 14 days from today (UTC); a past due_date makes the invoice overdue at once. ' +
-          "`auto_charge` charges the customer's default card at once (400 parameter_invalid on auto_charge when there is none). " +
-          'When that charge fails the invoice is still created: 201 with status pending and `last_payment_error` set. ' +
-          '`send_email` e-mails the invoice to the customer when it is issued.',
-        body: NewInvoiceBody,
-        response: { 201: Type.Ref('Invoice'), ...errors(...CommonErrors) },
-      },
-    },
-    async (request, reply) => {
-      const invoice = await createInvoice(deps, tenantOf(request), request.body);
-      return reply.code(201).send(invoice);
-    },
+    operation('invoices:write', tags, {
+      summary: 'Create an invoice',
+      description:
+        'Required: customer_id and line_items. Created pending and numbered (INV-000001, sequential per environment) unless `draft` is true. ' +
+        'tax = round((subtotal - discount) x tax_rate / 100), half-up. due_date defaults to 14 days from today (UTC); a past due_date makes the invoice overdue at once. ' +
+        "`auto_charge` charges the customer's default card at once (400 parameter_invalid on auto_charge when there is none). " +
+        'When that charge fails the invoice is still created: 201 with status pending and `last_payment_error` set. ' +
+        '`send_email` e-mails the invoice to the customer when it is issued.',
+      body: NewInvoiceBody,
+      response: created(Type.Ref('Invoice')),
+    }),
+    async (request, reply) => replyWith(reply, 201, createInvoice(deps, tenantOf(request), request.body)),
   );
 
   api.get(
     '/v1/invoices/:id',
-    {
-      config: { scope: 'invoices:read' },
-      schema: {
-        tags,
-        summary: 'Retrieve an invoice',
-        description: 'With line items, payments, refunds and the booking reference.',
-        params: IdParams('id'),
-        response: { 200: Type.Ref('Invoice'), ...errors(...CommonErrors) },
-      },
-    },
+    operation('invoices:read', tags, {
+      summary: 'Retrieve an invoice',
+      description: 'With line items, payments, refunds and the booking reference.',
+      params: IdParams('id'),
+      response: ok(Type.Ref('Invoice')),
+    }),
     async (request) => invoices.getInvoice(deps, tenantOf(request), request.params.id),
   );
 
   api.post(
     '/v1/invoices/:id/finalize',
-    {
-      config: { scope: 'invoices:write' },
-      preValidation: emptyBodyIsEmptyObject,
-      schema: {
-        tags,
-        summary: 'Finalize a draft',
-        description:
-          'draft -> pending: the invoice gets its number and issued_at. Any other status: 409 invalid_state_transition.',
-        params: IdParams('id'),
-        body: FinalizeBody,
-        response: { 200: Type.Ref('Invoice'), ...errors(...CommonErrors, 409) },
-      },
-    },
+    action('invoices:write', tags, {
+      summary: 'Finalize a draft',
+      description:
+        'draft -> pending: the invoice gets its number and issued_at. Any other status: 409 invalid_state_transition.',
+      params: IdParams('id'),
+      body: FinalizeBody,
+      response: ok(Type.Ref('Invoice'), 409),
+    }),
     async (request) => invoices.finalizeInvoice(deps, tenantOf(request), request.params.id, request.body),
   );
 
   api.post(
     '/v1/invoices/:id/pay',
-    {
-      config: { scope: 'invoices:write' },
-      preValidation: emptyBodyIsEmptyObject,
-      schema: {
-        tags,
-        summary: 'Pay an invoice',
-        description:
-          "`payment_method_id` (a card of the invoice's customer; default: the customer's default card) or `method` cash|check for an offline payment. " +
-          '`amount` defaults to the balance; less is a partial payment, more is 400 parameter_invalid. Fully paid -> paid. ' +
-          'A failed charge is 402 card_error (card_declined, insufficient_funds): the invoice keeps its status, and the failed payment and `last_payment_error` are recorded. ' +
-          'Drafts and void invoices: 409 invalid_state_transition; paid: 409 invoice_already_paid.',
-        params: IdParams('id'),
-        body: PayBody,
-        response: { 200: Type.Ref('Invoice'), ...errors(...CommonErrors, 402, 409) },
-      },
-    },
+    action('invoices:write', tags, {
+      summary: 'Pay an invoice',
+      description:
+        "`payment_method_id` (a card of the invoice's customer; default: the customer's default card) or `method` cash|check for an offline payment. " +
+        '`amount` defaults to the balance; less is a partial payment, more is 400 parameter_invalid. Fully paid -> paid. ' +
+        'A failed charge is 402 card_error (card_declined, insufficient_funds): the invoice keeps its status, and the failed payment and `last_payment_error` are recorded. ' +
+        'Drafts and void invoices: 409 invalid_state_transition; paid: 409 invoice_already_paid.',
+      params: IdParams('id'),
+      body: PayBody,
+      response: ok(Type.Ref('Invoice'), 402, 409),
+    }),
     async (request) => payInvoice(deps, tenantOf(request), request.params.id, request.body),
   );
 
   api.post(
     '/v1/invoices/:id/void',
-    {
-      config: { scope: 'invoices:write' },
-      preValidation: emptyBodyIsEmptyObject,
-      schema: {
-        tags,
-        summary: 'Void an invoice',
-        description:
-          'From draft, pending or overdue with nothing collected. When money was collected: 409 invoice_already_paid (refund instead).',
-        params: IdParams('id'),
-        body: VoidBody,
-        response: { 200: Type.Ref('Invoice'), ...errors(...CommonErrors, 409) },
-      },
-    },
+    action('invoices:write', tags, {
+      summary: 'Void an invoice',
+      description:
+        'From draft, pending or overdue with nothing collected. When money was collected: 409 invoice_already_paid (refund instead).',
+      params: IdParams('id'),
+      body: VoidBody,
+      response: ok(Type.Ref('Invoice'), 409),
+    }),
     async (request) => invoices.voidInvoice(deps, tenantOf(request), request.params.id, request.body),
   );
 
   api.post(
     '/v1/invoices/:id/refund',
-    {
-      config: { scope: 'invoices:write' },
-      preValidation: emptyBodyIsEmptyObject,
-      schema: {
-        tags,
-        summary: 'Refund an invoice',
-        description:
-          '`amount` omitted refunds everything collected and not yet refunded; more than that is 400 refund_exceeds_amount_paid. ' +
-          'Nothing collected: 409 invoice_not_paid. `refund_to` original_payment_method (default; through the processor) or account_credit ' +
-          "(adds to the customer's credit_balance). The invoice's status does not change; it shows amount_refunded and refunds[].",
-        params: IdParams('id'),
-        body: RefundBody,
-        response: { 201: Type.Ref('Refund'), ...errors(...CommonErrors, 409) },
-      },
-    },
-    async (request, reply) => {
-      const refund = await refundInvoice(deps, tenantOf(request), request.params.id, request.body);
-      return reply.code(201).send(refund);
-    },
+    action('invoices:write', tags, {
+      summary: 'Refund an invoice',
+      description:
+        '`amount` omitted refunds everything collected and not yet refunded; more than that is 400 refund_exceeds_amount_paid. ' +
+        'Nothing collected: 409 invoice_not_paid. `refund_to` original_payment_method (default; through the processor) or account_credit ' +
+        "(adds to the customer's credit_balance). The invoice's status does not change; it shows amount_refunded and refunds[].",
+      params: IdParams('id'),
+      body: RefundBody,
+      response: created(Type.Ref('Refund'), 409),
+    }),
+    async (request, reply) =>
+      replyWith(reply, 201, refundInvoice(deps, tenantOf(request), request.params.id, request.body)),
   );
 
   api.get(
     '/v1/customers/:id/invoices',
-    {
-      config: { scope: 'invoices:read' },
-      schema: {
-        tags,
-        summary: "List a customer's invoices",
-        description: 'Newest first; the same filters as the invoice list.',
-        params: IdParams('id'),
-        querystring: CustomerInvoiceListQuery,
-        response: { 200: InvoiceList, ...errors(...CommonErrors) },
-      },
-    },
-    async (request, reply) => {
-      const list = await invoices.listCustomerInvoices(deps, tenantOf(request), request.params.id, request.query);
-      return sendList(reply, list, request.query.fields);
-    },
+    operation('invoices:read', tags, {
+      summary: "List a customer's invoices",
+      description: 'Newest first; the same filters as the invoice list.',
+      params: IdParams('id'),
+      querystring: CustomerInvoiceListQuery,
+      response: ok(InvoiceList),
+    }),
+    async (request, reply) =>
+      replyList(
+        reply,
+        request.query,
+        invoices.listCustomerInvoices(deps, tenantOf(request), request.params.id, request.query),
+      ),
   );
 }

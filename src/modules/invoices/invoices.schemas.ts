@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { ListOf, ListQuery } from '../../core/http/pagination.ts';
+import { customerListQueries, ListOf } from '../../core/http/pagination.ts';
 import { DateOnly, Nullable, Strict, Timestamp, TimestampOrDate } from '../../core/http/schemas.ts';
 import { PaymentMethodSummarySchema } from '../payments/index.ts';
 
@@ -102,22 +102,18 @@ export const RefundBody = Strict({
 });
 export type RefundBody = Static<typeof RefundBody>;
 
-const InvoiceFilters = {
+const invoiceQueries = customerListQueries({
   status: Type.Optional(InvoiceStatus),
   date_from: Type.Optional(TimestampOrDate),
   date_to: Type.Optional(TimestampOrDate),
   min_amount: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CENTS, description: 'Minimum total, cents.' })),
   max_amount: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CENTS, description: 'Maximum total, cents.' })),
-};
-
-export const InvoiceListQuery = Type.Object({
-  ...ListQuery,
-  ...InvoiceFilters,
-  customer_id: Type.Optional(Type.String({ maxLength: 64 })),
 });
+
+export const InvoiceListQuery = invoiceQueries.all;
 export type InvoiceListQuery = Static<typeof InvoiceListQuery>;
 
-export const CustomerInvoiceListQuery = Type.Object({ ...ListQuery, ...InvoiceFilters });
+export const CustomerInvoiceListQuery = invoiceQueries.ofCustomer;
 export type CustomerInvoiceListQuery = Static<typeof CustomerInvoiceListQuery>;
 
 export const InvoiceList = ListOf(Type.Ref('Invoice'));

@@ -6,6 +6,7 @@ import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
+import { businessProfile } from '../catalog/index.ts';
 import { invoicePayments } from '../payments/index.ts';
 import { queueInvoiceEmail } from './invoice-email.ts';
 import * as repository from './invoices.repository.ts';
@@ -60,8 +61,7 @@ export async function finalizeInvoice(
     await deps.events.publish(deps.db, tenant, 'invoice.finalized', view, now);
     if (zeroTotal) await deps.events.publish(deps.db, tenant, 'invoice.paid', view, now);
     if (input.send_email ?? row.send_email) {
-      const party = await repository.findInvoiceParty(deps.db, tenant, row.customer_id);
-      await queueInvoiceEmail(deps, tenant, view, party?.business_name ?? 'Fieldhand');
+      await queueInvoiceEmail(deps, tenant, view, (await businessProfile(deps, tenant)).name);
     }
     return view;
   });
@@ -134,6 +134,11 @@ export async function listCustomerInvoices(
  * publishes invoice.overdue once per invoice. Returns how many it marked. `accountId` limits
  * the sweep to one account.
  */
+/** Ids of invoices of the environment (up to 5): while there are any, its currency is fixed. */
+export function issuedInvoiceIds(deps: Deps, tenant: Tenant): Promise<string[]> {
+  return repository.findInvoiceIds(deps.db, tenant, 5);
+}
+
 export async function markOverdueInvoices(
   deps: Deps,
   options: { limit?: number; accountId?: string } = {},
@@ -149,11 +154,9 @@ export async function markOverdueInvoices(
   });
 }
 
-/**
- * A booking's invoice references, as GET /v1/bookings/:id shows them.
- * (Takes the booking detail's handle and instant until that takes deps.)
- */
-export async function bookingInvoices(db: Deps['db'], tenant: Tenant, bookingId: string, now: Date) {
-  const rows = await repository.listBookingInvoices(db, tenant, bookingId);
+/** A booking's invoice references, as GET /v1/bookings/:id shows them. */
+export async function bookingInvoices(deps: Deps, tenant: Tenant, bookingId: string) {
+  const now = deps.clock.now();
+  const rows = await repository.listBookingInvoices(deps.db, tenant, bookingId);
   return rows.map((row) => ({ id: row.id, number: row.number, status: effectiveStatus(row, now), total: row.total }));
 }

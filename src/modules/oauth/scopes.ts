@@ -6,11 +6,14 @@ export { SCOPES, type Scope };
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'bookings:read': 'See your bookings',
   'bookings:write': 'Create, reschedule, start, complete and cancel bookings',
+  'catalog:write': 'Change your services, prices, zones, coupons and settings',
   'customers:read': 'See your customers and their addresses',
   'customers:write': 'Add and change customers and their addresses',
   'invoices:read': 'See your invoices and payments',
   'invoices:write': 'Create, send, charge, void and refund invoices',
   'services:read': 'See your services, prices and availability',
+  'staff:read': 'See your crew, their hours and time off',
+  'staff:write': 'Add and change crew members, their hours and time off',
   'webhooks:read': 'See your webhook endpoints and their deliveries',
   'webhooks:write': 'Add, change and remove webhook endpoints',
 };

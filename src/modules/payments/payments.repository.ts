@@ -1,7 +1,8 @@
 // Owns: payment_methods (cards on file), payments and refunds. Customers are read through the
 // customers module's service; invoices are changed only by the invoices module.
 import { query, queryOne, type Sql, sql, textArray } from '../../core/db.ts';
-import { type PageRequest, pagedRows } from '../../core/paging.ts';
+import { type PageRequest, pageOfTable } from '../../core/paging.ts';
+import { findCustomersRow, removeKeepingADefault } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
 
 export interface PaymentMethodRow {
@@ -31,24 +32,11 @@ export async function insertPaymentMethod(db: Sql, tenant: Tenant, row: PaymentM
   );
 }
 
-export function findPaymentMethod(
-  db: Sql,
-  tenant: Tenant,
-  customerId: string,
-  id: string,
-): Promise<PaymentMethodRow | undefined> {
-  return queryOne<PaymentMethodRow>(
-    db,
-    sql`select ${PM_COLUMNS} from payment_methods
-        where ${tenantIs(tenant)} and customer_id = ${customerId} and id = ${id} and removed_at is null`,
-  );
+export function findPaymentMethod(db: Sql, tenant: Tenant, customerId: string, id: string) {
+  return findCustomersRow<PaymentMethodRow>(db, 'payment_methods', PM_COLUMNS, tenant, { customerId, id });
 }
 
-export function findDefaultPaymentMethod(
-  db: Sql,
-  tenant: Tenant,
-  customerId: string,
-): Promise<PaymentMethodRow | undefined> {
+export function findDefaultPaymentMethod(db: Sql, tenant: Tenant, customerId: string) {
   return queryOne<PaymentMethodRow>(
     db,
     sql`select ${PM_COLUMNS} from payment_methods
@@ -74,15 +62,7 @@ export async function listPaymentMethods(
 ): Promise<{ rows: PaymentMethodRow[]; total: number }> {
   const conditions = [tenantIs(tenant), sql`customer_id = ${customerId}`, sql`removed_at is null`];
   if (filters.ids) conditions.push(sql`id = any(${textArray(filters.ids)})`);
-  return pagedRows<PaymentMethodRow>(
-    db,
-    {
-      select: sql`select ${PM_COLUMNS}`,
-      from: sql`from payment_methods where ${sql.join(conditions, sql` and `)}`,
-      order: sql`order by created_at desc, id desc`,
-    },
-    page,
-  );
+  return pageOfTable<PaymentMethodRow>(db, { table: 'payment_methods', columns: PM_COLUMNS, where: conditions }, page);
 }
 
 export async function clearDefaultPaymentMethod(db: Sql, tenant: Tenant, customerId: string): Promise<void> {
@@ -97,23 +77,9 @@ export async function setDefaultPaymentMethod(db: Sql, tenant: Tenant, id: strin
   await query(db, sql`update payment_methods set is_default = true where ${tenantIs(tenant)} and id = ${id}`);
 }
 
-export async function removePaymentMethod(db: Sql, tenant: Tenant, id: string, now: Date): Promise<void> {
-  await query(
-    db,
-    sql`update payment_methods set removed_at = ${now}, is_default = false where ${tenantIs(tenant)} and id = ${id}`,
-  );
-}
-
-/** Makes the newest remaining card the default, when the customer has none. */
-export async function promoteDefaultPaymentMethod(db: Sql, tenant: Tenant, customerId: string): Promise<void> {
-  await query(
-    db,
-    sql`update payment_methods set is_default = true where id = (
-          select id from payment_methods where ${tenantIs(tenant)} and customer_id = ${customerId} and removed_at is null
-          order by created_at desc, id desc limit 1)
-        and not exists (select 1 from payment_methods where ${tenantIs(tenant)} and customer_id = ${customerId}
-                        and removed_at is null and is_default)`,
-  );
+/** The newest remaining card becomes the default when the removed one was. */
+export function removePaymentMethod(db: Sql, tenant: Tenant, customerId: string, id: string, now: Date) {
+  return removeKeepingADefault(db, 'payment_methods', tenant, { customerId, id }, now);
 }
 
 export interface PaymentRow {

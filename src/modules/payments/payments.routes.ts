@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
-import { sendList } from '../../core/http/pagination.ts';
-import { CommonErrors, errors, IdParams } from '../../core/http/schemas.ts';
+import { created, noContent, ok, operation } from '../../core/http/operation.ts';
+import { replyList, replyNoContent, replyWith } from '../../core/http/replies.ts';
+import { IdParams } from '../../core/http/schemas.ts';
 import {
   NewPaymentMethodBody,
   Payment,
@@ -26,78 +27,63 @@ export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
 
   api.post(
     '/v1/customers/:id/payment_methods',
-    {
-      config: { scope: 'customers:write' },
-      schema: {
-        tags,
-        summary: 'Add a card',
-        description:
-          'The card number and cvc go to the payment processor and are never stored or logged; only brand and last4 are kept. ' +
-          "A number failing the Luhn check is 400 parameter_invalid (param card.number). A customer's first card becomes the default. " +
-          'Test environment test cards: 4242424242424242 and 5555555555554444 succeed; 4000000000000002 is declined ' +
-          '(card_declined) and 4000000000009995 fails with insufficient_funds, when charged (not when added). ' +
-          'In the live environment without a configured processor: 400 processor_not_configured.',
-        params: IdParams('id'),
-        body: NewPaymentMethodBody,
-        response: { 201: Type.Ref('PaymentMethod'), ...errors(...CommonErrors) },
-      },
-    },
-    async (request, reply) => {
-      const method = await payments.addPaymentMethod(deps, tenantOf(request), request.params.id, request.body);
-      return reply.code(201).send(method);
-    },
+    operation('customers:write', tags, {
+      summary: 'Add a card',
+      description:
+        'The card number and cvc go to the payment processor and are never stored or logged; only brand and last4 are kept. ' +
+        "A number failing the Luhn check is 400 parameter_invalid (param card.number). A customer's first card becomes the default. " +
+        'Test environment test cards: 4242424242424242 and 5555555555554444 succeed; 4000000000000002 is declined ' +
+        '(card_declined) and 4000000000009995 fails with insufficient_funds, when charged (not when added). ' +
+        'In the live environment without a configured processor: 400 processor_not_configured.',
+      params: IdParams('id'),
+      body: NewPaymentMethodBody,
+      response: created(Type.Ref('PaymentMethod')),
+    }),
+    async (request, reply) =>
+      replyWith(reply, 201, payments.addPaymentMethod(deps, tenantOf(request), request.params.id, request.body)),
   );
 
   api.get(
     '/v1/customers/:id/payment_methods',
-    {
-      config: { scope: 'customers:read' },
-      schema: {
-        tags,
-        summary: "List a customer's cards",
-        params: IdParams('id'),
-        querystring: PaymentMethodListQuery,
-        response: { 200: PaymentMethodList, ...errors(...CommonErrors) },
-      },
-    },
-    async (request, reply) => {
-      const list = await payments.listPaymentMethods(deps, tenantOf(request), request.params.id, request.query);
-      return sendList(reply, list, request.query.fields);
-    },
+    operation('customers:read', tags, {
+      summary: "List a customer's cards",
+      params: IdParams('id'),
+      querystring: PaymentMethodListQuery,
+      response: ok(PaymentMethodList),
+    }),
+    async (request, reply) =>
+      replyList(
+        reply,
+        request.query,
+        payments.listPaymentMethods(deps, tenantOf(request), request.params.id, request.query),
+      ),
   );
 
   api.patch(
     '/v1/customers/:id/payment_methods/:pm_id',
-    {
-      config: { scope: 'customers:write' },
-      schema: {
-        tags,
-        summary: 'Make a card the default',
-        description: '`{"is_default": true}` moves the default to this card.',
-        params: IdParams('id', 'pm_id'),
-        body: UpdatePaymentMethodBody,
-        response: { 200: Type.Ref('PaymentMethod'), ...errors(...CommonErrors) },
-      },
-    },
+    operation('customers:write', tags, {
+      summary: 'Make a card the default',
+      description: '`{"is_default": true}` moves the default to this card.',
+      params: IdParams('id', 'pm_id'),
+      body: UpdatePaymentMethodBody,
+      response: ok(Type.Ref('PaymentMethod')),
+    }),
     async (request) =>
       payments.updatePaymentMethod(deps, tenantOf(request), request.params.id, request.params.pm_id, request.body),
   );
 
   api.delete(
     '/v1/customers/:id/payment_methods/:pm_id',
-    {
-      config: { scope: 'customers:write' },
-      schema: {
-        tags,
-        summary: 'Remove a card',
-        description: 'When the default card goes, the newest remaining card becomes the default.',
-        params: IdParams('id', 'pm_id'),
-        response: { 204: Type.Null(), ...errors(...CommonErrors) },
-      },
-    },
-    async (request, reply) => {
-      await payments.removePaymentMethod(deps, tenantOf(request), request.params.id, request.params.pm_id);
-      return reply.code(204).send(null);
-    },
+    operation('customers:write', tags, {
+      summary: 'Remove a card',
+      description: 'When the default card goes, the newest remaining card becomes the default.',
+      params: IdParams('id', 'pm_id'),
+      response: noContent(),
+    }),
+    async (request, reply) =>
+      replyNoContent(
+        reply,
+        payments.removePaymentMethod(deps, tenantOf(request), request.params.id, request.params.pm_id),
+      ),
   );
 }

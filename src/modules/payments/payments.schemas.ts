@@ -54,12 +54,19 @@ export const PaymentMethodSummary = Type.Object({
 });
 export type PaymentMethodSummary = Static<typeof PaymentMethodSummary>;
 
-export const Payment = Type.Object(
-  {
-    id: Type.String({ description: 'Prefix pay_.' }),
-    object: Type.Literal('payment'),
+/** What a payment and a refund both are: an amount of an invoice's money, in that order. */
+function invoiceMoney<Kind extends string>(object: Kind, idPrefix: string) {
+  return {
+    id: Type.String({ description: `Prefix ${idPrefix}.` }),
+    object: Type.Literal(object),
     invoice_id: Type.String(),
     amount: Type.Integer(),
+  };
+}
+
+export const Payment = Type.Object(
+  {
+    ...invoiceMoney('payment', 'pay_'),
     status: Type.Enum(['succeeded', 'failed']),
     payment_method_id: Nullable(Type.String()),
     payment_method: PaymentMethodSummary,
@@ -73,10 +80,7 @@ export type PaymentView = Static<typeof Payment>;
 
 export const Refund = Type.Object(
   {
-    id: Type.String({ description: 'Prefix re_.' }),
-    object: Type.Literal('refund'),
-    invoice_id: Type.String(),
-    amount: Type.Integer(),
+    ...invoiceMoney('refund', 're_'),
     reason: Nullable(Type.String()),
     refund_to: Type.Enum(['original_payment_method', 'account_credit']),
     status: Type.Literal('succeeded'),

@@ -169,8 +169,7 @@ export async function removePaymentMethod(deps: Deps, tenant: Tenant, customerId
   await inTransaction(deps, async (deps) => {
     await lockCustomer(deps, tenant, customerId);
     await requirePaymentMethod(deps, tenant, customerId, id);
-    await repository.removePaymentMethod(deps.db, tenant, id, deps.clock.now());
-    await repository.promoteDefaultPaymentMethod(deps.db, tenant, customerId);
+    await repository.removePaymentMethod(deps.db, tenant, customerId, id, deps.clock.now());
   });
 }
 

@@ -12,6 +12,7 @@ export { currentSession, decorateSessionLookup, requireSession } from './session
 export { sessionRoutes } from './sessions.routes.ts';
 export {
   csrfToken,
+  endUserSessions,
   loginUrl,
   type Session,
   type SignInResult,

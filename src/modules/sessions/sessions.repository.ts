@@ -1,4 +1,5 @@
 import { query, queryOne, type Sql, sql } from '../../core/db.ts';
+import { insertRow } from '../../core/rows.ts';
 import type { Environment } from '../../core/tenant.ts';
 
 export interface SessionRow {
@@ -61,6 +62,11 @@ export async function deleteSessionByTokenHash(db: Sql, tokenHash: string): Prom
   await query(db, sql`delete from sessions where token_hash = ${tokenHash}`);
 }
 
+/** Ends every session of a user (their password was reset). */
+export async function deleteUserSessions(db: Sql, userId: string): Promise<void> {
+  await query(db, sql`delete from sessions where user_id = ${userId}`);
+}
+
 /** Forgets a user's ended sessions (done at each sign-in, so the table stays small). */
 export async function deleteExpiredSessions(db: Sql, userId: string, now: Date): Promise<void> {
   await query(db, sql`delete from sessions where user_id = ${userId} and expires_at <= ${now}`);
@@ -117,12 +123,7 @@ export interface DeviceRow {
 }
 
 /** The unexpired remembered browser with this token hash, when it belongs to the user with this e-mail. */
-export function findDeviceForEmail(
-  db: Sql,
-  tokenHash: string,
-  email: string,
-  now: Date,
-): Promise<DeviceRow | undefined> {
+export function findDeviceForEmail(db: Sql, tokenHash: string, email: string, now: Date) {
   return queryOne<DeviceRow>(
     db,
     sql`select d.token_hash, d.account_id, d.user_id
@@ -132,15 +133,22 @@ export function findDeviceForEmail(
   );
 }
 
-export async function insertDevice(
-  db: Sql,
-  device: { tokenHash: string; accountId: string; userId: string; now: Date; expiresAt: Date },
-): Promise<void> {
-  await query(
-    db,
-    sql`insert into login_devices (token_hash, account_id, user_id, created_at, expires_at)
-        values (${device.tokenHash}, ${device.accountId}, ${device.userId}, ${device.now}, ${device.expiresAt})`,
-  );
+export interface NewDevice {
+  tokenHash: string;
+  accountId: string;
+  userId: string;
+  now: Date;
+  expiresAt: Date;
+}
+
+export function insertDevice(db: Sql, device: NewDevice): Promise<void> {
+  return insertRow(db, 'login_devices', {
+    token_hash: device.tokenHash,
+    account_id: device.accountId,
+    user_id: device.userId,
+    created_at: device.now,
+    expires_at: device.expiresAt,
+  });
 }
 
 export async function deleteDevice(db: Sql, tokenHash: string): Promise<void> {

@@ -171,6 +171,11 @@ export async function switchEnvironment(deps: Deps, session: Session, environmen
 }
 
 /** The value of the hidden `_csrf` field every form of this session carries. */
+/** Signs a user out everywhere (after a password reset). */
+export function endUserSessions(deps: Deps, userId: string): Promise<void> {
+  return repository.deleteUserSessions(deps.db, userId);
+}
+
 export function csrfToken(session: Session): string {
   return session.csrfSecret;
 }

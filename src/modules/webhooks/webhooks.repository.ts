@@ -1,7 +1,8 @@
 // Owns: webhook_endpoints, webhook_deliveries (the attempts; the delivery worker's own queries
 // are in deliveries.repository.ts).
-import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
-import { type PageRequest, pagedRows } from '../../core/paging.ts';
+import { query, queryOne, type Sql, sql, textArray } from '../../core/db.ts';
+import { type PageRequest, pageOfTable } from '../../core/paging.ts';
+import { findById, type Locking, updateColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
 
 export interface EndpointRow {
@@ -58,17 +59,8 @@ export async function insertEndpoint(
   );
 }
 
-export function findEndpoint(
-  db: Sql,
-  tenant: Tenant,
-  id: string,
-  options: { forUpdate?: boolean } = {},
-): Promise<EndpointRow | undefined> {
-  const lock = options.forUpdate ? sql` for update` : sql``;
-  return queryOne<EndpointRow>(
-    db,
-    sql`select ${ENDPOINT_COLUMNS} from webhook_endpoints where ${tenantIs(tenant)} and id = ${id}${lock}`,
-  );
+export function findEndpoint(db: Sql, tenant: Tenant, id: string, options: Locking = {}) {
+  return findById<EndpointRow>(db, 'webhook_endpoints', ENDPOINT_COLUMNS, tenant, id, options);
 }
 
 export async function listEndpoints(
@@ -80,13 +72,9 @@ export async function listEndpoints(
   const conditions = [tenantIs(tenant)];
   if (filters.status) conditions.push(sql`status = ${filters.status}`);
   if (filters.ids) conditions.push(sql`id = any(${textArray(filters.ids)})`);
-  return pagedRows<EndpointRow>(
+  return pageOfTable<EndpointRow>(
     db,
-    {
-      select: sql`select ${ENDPOINT_COLUMNS}`,
-      from: sql`from webhook_endpoints where ${sql.join(conditions, sql` and `)}`,
-      order: sql`order by created_at desc, id desc`,
-    },
+    { table: 'webhook_endpoints', columns: ENDPOINT_COLUMNS, where: conditions },
     page,
   );
 }
@@ -108,15 +96,8 @@ export async function updateEndpoint(
   }>,
   now: Date,
 ): Promise<void> {
-  const assignments: SQL[] = [sql`updated_at = ${now}`];
-  for (const [column, value] of Object.entries(changes)) {
-    if (value === undefined) continue;
-    const rendered = column === 'events' ? textArray(value as string[]) : sql`${value}`;
-    assignments.push(sql`${sql.identifier(column)} = ${rendered}`);
-  }
-  await query(
-    db,
-    sql`update webhook_endpoints set ${sql.join(assignments, sql`, `)} where ${tenantIs(tenant)} and id = ${id}`,
+  await updateColumns(db, 'webhook_endpoints', { tenant, id }, changes, now, (column, value) =>
+    column === 'events' ? textArray(value as string[]) : sql`${value}`,
   );
 }
 
@@ -185,13 +166,10 @@ export async function listAttempts(
   if (filters.status) conditions.push(sql`status = ${filters.status}`);
   if (filters.eventId) conditions.push(sql`event_id = ${filters.eventId}`);
   if (filters.ids) conditions.push(sql`id = any(${textArray(filters.ids)})`);
-  return pagedRows<AttemptRow>(
+  const order = sql`order by created_at desc, attempt desc, id desc`;
+  return pageOfTable<AttemptRow>(
     db,
-    {
-      select: sql`select ${ATTEMPT_COLUMNS}`,
-      from: sql`from webhook_deliveries where ${sql.join(conditions, sql` and `)}`,
-      order: sql`order by created_at desc, attempt desc, id desc`,
-    },
+    { table: 'webhook_deliveries', columns: ATTEMPT_COLUMNS, where: conditions, order },
     page,
   );
 }
@@ -204,13 +182,7 @@ export function findAttempt(db: Sql, tenant: Tenant, endpointId: string, id: str
 }
 
 /** The attempt of this event for this endpoint still waiting to be made, if any (not one in flight). */
-export function findWaitingAttempt(
-  db: Sql,
-  tenant: Tenant,
-  endpointId: string,
-  eventId: string,
-  now: Date,
-): Promise<AttemptRow | undefined> {
+export function findWaitingAttempt(db: Sql, tenant: Tenant, endpointId: string, eventId: string, now: Date) {
   return queryOne<AttemptRow>(
     db,
     sql`select ${ATTEMPT_COLUMNS} from webhook_deliveries

@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
-import { emptyBodyIsEmptyObject } from '../../core/http/empty-body.ts';
-import { sendList } from '../../core/http/pagination.ts';
-import { CommonErrors, errors, IdParams } from '../../core/http/schemas.ts';
+import { accepted, action, ok, operation } from '../../core/http/operation.ts';
+import { replyList, replyWith } from '../../core/http/replies.ts';
+import { resourceRoutes } from '../../core/http/resource-routes.ts';
+import { IdParams } from '../../core/http/schemas.ts';
 import {
   DeliveryList,
   DeliveryListQuery,
@@ -24,164 +25,86 @@ const tags = ['Webhooks'];
 
 export function webhookRoutes(app: FastifyInstance, deps: Deps) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  app.addSchema(Webhook);
+  resourceRoutes(app, deps, {
+    path: '/v1/webhooks',
+    tags,
+    noun: ['webhook endpoint', 'webhook endpoints'],
+    object: Webhook,
+    scopes: { read: 'webhooks:read', write: 'webhooks:write' },
+    create: {
+      description:
+        'The URL must be https and resolve only to public addresses. The response carries the signing secret; it is not shown again (rotate_secret issues a new one).',
+      body: NewWebhookBody,
+      response: Type.Ref('WebhookWithSecret'),
+      run: webhooks.createWebhook,
+    },
+    list: { query: WebhookListQuery, response: WebhookList, run: webhooks.listWebhooks },
+    retrieve: { run: webhooks.getWebhook },
+    update: {
+      description: 'Status `disabled` stops deliveries; `active` resumes them (the 5-day failure count starts again).',
+      body: UpdateWebhookBody,
+      run: webhooks.updateWebhook,
+    },
+    remove: {
+      description: 'Deletes the endpoint and its delivery records; nothing more is sent to it.',
+      run: webhooks.deleteWebhook,
+    },
+  });
   app.addSchema(WebhookWithSecret);
   app.addSchema(WebhookDelivery);
 
   api.post(
-    '/v1/webhooks',
-    {
-      config: { scope: 'webhooks:write' },
-      schema: {
-        tags,
-        summary: 'Create a webhook endpoint',
-        description:
-          'The URL must be https and resolve only to public addresses. The response carries the signing secret; it is not shown again (rotate_secret issues a new one).',
-        body: NewWebhookBody,
-        response: { 201: Type.Ref('WebhookWithSecret'), ...errors(...CommonErrors) },
-      },
-    },
-    async (request, reply) => {
-      const webhook = await webhooks.createWebhook(deps, tenantOf(request), request.body);
-      return reply.code(201).send(webhook);
-    },
-  );
-
-  api.get(
-    '/v1/webhooks',
-    {
-      config: { scope: 'webhooks:read' },
-      schema: {
-        tags,
-        summary: 'List webhook endpoints',
-        querystring: WebhookListQuery,
-        response: { 200: WebhookList, ...errors(...CommonErrors) },
-      },
-    },
-    async (request, reply) => {
-      const list = await webhooks.listWebhooks(deps, tenantOf(request), request.query);
-      return sendList(reply, list, request.query.fields);
-    },
-  );
-
-  api.get(
-    '/v1/webhooks/:id',
-    {
-      config: { scope: 'webhooks:read' },
-      schema: {
-        tags,
-        summary: 'Retrieve a webhook endpoint',
-        params: IdParams('id'),
-        response: { 200: Type.Ref('Webhook'), ...errors(...CommonErrors) },
-      },
-    },
-    async (request) => webhooks.getWebhook(deps, tenantOf(request), request.params.id),
-  );
-
-  api.patch(
-    '/v1/webhooks/:id',
-    {
-      config: { scope: 'webhooks:write' },
-      schema: {
-        tags,
-        summary: 'Update a webhook endpoint',
-        description:
-          'Status `disabled` stops deliveries; `active` resumes them (the 5-day failure count starts again).',
-        params: IdParams('id'),
-        body: UpdateWebhookBody,
-        response: { 200: Type.Ref('Webhook'), ...errors(...CommonErrors) },
-      },
-    },
-    async (request) => webhooks.updateWebhook(deps, tenantOf(request), request.params.id, request.body),
-  );
-
-  api.delete(
-    '/v1/webhooks/:id',
-    {
-      config: { scope: 'webhooks:write' },
-      schema: {
-        tags,
-        summary: 'Delete a webhook endpoint',
-        description: 'Deletes the endpoint and its delivery records; nothing more is sent to it.',
-        params: IdParams('id'),
-        response: { 204: Type.Null(), ...errors(...CommonErrors) },
-      },
-    },
-    async (request, reply) => {
-      await webhooks.deleteWebhook(deps, tenantOf(request), request.params.id);
-      return reply.code(204).send(null);
-    },
-  );
-
-  api.post(
     '/v1/webhooks/:id/test',
-    {
-      config: { scope: 'webhooks:write' },
-      schema: {
-        tags,
-        summary: 'Send a test event',
-        description:
-          'Queues a sample event with `test: true` for this endpoint only and returns its pending delivery record.',
-        params: IdParams('id'),
-        body: TestWebhookBody,
-        response: { 202: Type.Ref('WebhookDelivery'), ...errors(...CommonErrors) },
-      },
-      preValidation: emptyBodyIsEmptyObject,
-    },
-    async (request, reply) => {
-      const delivery = await webhooks.sendTestEvent(deps, tenantOf(request), request.params.id, request.body);
-      return reply.code(202).send(delivery);
-    },
+    action('webhooks:write', tags, {
+      summary: 'Send a test event',
+      description:
+        'Queues a sample event with `test: true` for this endpoint only and returns its pending delivery record.',
+      params: IdParams('id'),
+      body: TestWebhookBody,
+      response: accepted(Type.Ref('WebhookDelivery')),
+    }),
+    async (request, reply) =>
+      replyWith(reply, 202, webhooks.sendTestEvent(deps, tenantOf(request), request.params.id, request.body)),
   );
 
   api.post(
     '/v1/webhooks/:id/rotate_secret',
-    {
-      config: { scope: 'webhooks:write' },
-      schema: {
-        tags,
-        summary: 'Rotate the signing secret',
-        description:
-          'Issues a new secret. For 24 hours deliveries carry two signatures, one per secret, so receivers can switch without missing any.',
-        params: IdParams('id'),
-        response: { 200: Type.Ref('WebhookWithSecret'), ...errors(...CommonErrors) },
-      },
-    },
+    operation('webhooks:write', tags, {
+      summary: 'Rotate the signing secret',
+      description:
+        'Issues a new secret. For 24 hours deliveries carry two signatures, one per secret, so receivers can switch without missing any.',
+      params: IdParams('id'),
+      response: ok(Type.Ref('WebhookWithSecret')),
+    }),
     async (request) => webhooks.rotateSecret(deps, tenantOf(request), request.params.id),
   );
 
   api.get(
     '/v1/webhooks/:id/deliveries',
-    {
-      config: { scope: 'webhooks:read' },
-      schema: {
-        tags,
-        summary: 'List delivery attempts',
-        description: 'One record per attempt, newest first.',
-        params: IdParams('id'),
-        querystring: DeliveryListQuery,
-        response: { 200: DeliveryList, ...errors(...CommonErrors) },
-      },
-    },
-    async (request, reply) => {
-      const list = await webhooks.listDeliveries(deps, tenantOf(request), request.params.id, request.query);
-      return sendList(reply, list, request.query.fields);
-    },
+    operation('webhooks:read', tags, {
+      summary: 'List delivery attempts',
+      description: 'One record per attempt, newest first.',
+      params: IdParams('id'),
+      querystring: DeliveryListQuery,
+      response: ok(DeliveryList),
+    }),
+    async (request, reply) =>
+      replyList(
+        reply,
+        request.query,
+        webhooks.listDeliveries(deps, tenantOf(request), request.params.id, request.query),
+      ),
   );
 
   api.post(
     '/v1/webhooks/:id/deliveries/:delivery_id/retry',
-    {
-      config: { scope: 'webhooks:write' },
-      schema: {
-        tags,
-        summary: 'Redeliver an event',
-        description:
-          "Sends the delivery's event again now and returns the new attempt's record (a waiting automatic retry is brought forward instead).",
-        params: IdParams('id', 'delivery_id'),
-        response: { 202: Type.Ref('WebhookDelivery'), ...errors(...CommonErrors) },
-      },
-    },
+    operation('webhooks:write', tags, {
+      summary: 'Redeliver an event',
+      description:
+        "Sends the delivery's event again now and returns the new attempt's record (a waiting automatic retry is brought forward instead).",
+      params: IdParams('id', 'delivery_id'),
+      response: accepted(Type.Ref('WebhookDelivery')),
+    }),
     async (request, reply) => {
       const params = request.params;
       const delivery = await webhooks.retryDelivery(deps, tenantOf(request), params.id, params.delivery_id);

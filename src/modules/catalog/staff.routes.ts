@@ -1,0 +1,106 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Deps } from '../../core/deps.ts';
+import { tenantOf } from '../../core/http/auth.ts';
+import { created, noContent, ok, operation } from '../../core/http/operation.ts';
+import { replyList, replyNoContent, replyWith } from '../../core/http/replies.ts';
+import { resourceRoutes } from '../../core/http/resource-routes.ts';
+import { IdParams } from '../../core/http/schemas.ts';
+import type { HeldBookings } from './held-bookings.ts';
+import {
+  NewStaffBody,
+  NewTimeOffBody,
+  Staff,
+  StaffList,
+  StaffListQuery,
+  TimeOff,
+  TimeOffList,
+  TimeOffListQuery,
+  UpdateStaffBody,
+} from './staff.schemas.ts';
+import * as staff from './staff.service.ts';
+import * as timeOff from './time-off.service.ts';
+
+const tags = ['Staff'];
+
+export function staffRoutes(app: FastifyInstance, deps: Deps, rules: { heldBookings: HeldBookings }) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  resourceRoutes(app, deps, {
+    path: '/v1/staff',
+    tags,
+    noun: ['staff member', 'staff'],
+    object: Staff,
+    scopes: { read: 'staff:read', write: 'staff:write' },
+    list: {
+      description: 'Crew members, newest first; filter by `zone_id`, `industry` and `status`.',
+      query: StaffListQuery,
+      response: StaffList,
+      run: staff.listStaff,
+    },
+    create: {
+      description: 'Hours are read in the local time of the zone a job is in.',
+      body: NewStaffBody,
+      run: staff.createStaff,
+    },
+    retrieve: { run: staff.getStaff },
+    update: {
+      description:
+        'Fields sent replace the current ones (`zones`, `industries` and `hours` as a whole). A change that would ' +
+        'leave a confirmed or in-progress booking outside the new hours, zones or industries, or `status: inactive` ' +
+        'while holding one, is 409 resource_in_use naming the bookings. Bookings never move.',
+      body: UpdateStaffBody,
+      errors: [409],
+      run: (deps, tenant, id, body) => staff.updateStaff(deps, tenant, id, body, rules.heldBookings),
+    },
+    remove: {
+      description:
+        'Archives the crew member: 404 afterwards, gone from lists and availability; bookings keep the id. One ' +
+        'holding confirmed or in-progress bookings that are not over is 409 resource_in_use naming them.',
+      errors: [409],
+      run: (deps, tenant, id) => staff.deleteStaff(deps, tenant, id, rules.heldBookings),
+    },
+  });
+  app.addSchema(TimeOff);
+
+  api.get(
+    '/v1/staff/:id/time_off',
+    operation('staff:read', tags, {
+      summary: "List a staff member's time off",
+      description: 'Newest first.',
+      params: IdParams('id'),
+      querystring: TimeOffListQuery,
+      response: ok(TimeOffList),
+    }),
+    async (request, reply) =>
+      replyList(reply, request.query, timeOff.listTimeOff(deps, tenantOf(request), request.params.id, request.query)),
+  );
+
+  api.post(
+    '/v1/staff/:id/time_off',
+    operation('staff:write', tags, {
+      summary: 'Add time off',
+      description:
+        'No slot is offered inside time off from the next request on. Time off over confirmed or in-progress ' +
+        'bookings is 409 resource_in_use naming them; over other time off, 409 resource_already_exists.',
+      params: IdParams('id'),
+      body: NewTimeOffBody,
+      response: created(Type.Ref('TimeOff'), 409),
+    }),
+    async (request, reply) =>
+      replyWith(reply, 201, timeOff.createTimeOff(deps, tenantOf(request), request.params.id, request.body)),
+  );
+
+  api.delete(
+    '/v1/staff/:id/time_off/:time_off_id',
+    operation('staff:write', tags, {
+      summary: 'Remove time off',
+      params: IdParams('id', 'time_off_id'),
+      response: noContent(),
+    }),
+    async (request, reply) => {
+      const { id, time_off_id } = request.params;
+      return replyNoContent(reply, timeOff.deleteTimeOff(deps, tenantOf(request), id, time_off_id));
+    },
+  );
+}
