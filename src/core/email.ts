@@ -24,7 +24,8 @@ export interface EmailMessage {
 }
 
 const MAX_ATTEMPTS = 5;
-const BATCH = 20;
+const BATCH = 50;
+const SMTP_CONNECTIONS = 5;
 const LEASE_SECONDS = 120;
 /** How long the outcome of a send is retried while the database is away (then the lease expires and it is sent again). */
 const RECORD_RETRY_MS = 15_000;
@@ -34,7 +35,15 @@ export class Mailer {
   private outbox: Worker | undefined;
 
   constructor(private readonly options: { smtpUrl: string | undefined; from: string; clock: Clock }) {
-    if (options.smtpUrl) this.transport = nodemailer.createTransport(options.smtpUrl);
+    // pooled: a few SMTP connections kept open and shared by the messages of a batch, sent side
+    // by side (a new connection per message managed some 40 a second)
+    if (options.smtpUrl) {
+      this.transport = nodemailer.createTransport({
+        url: options.smtpUrl,
+        pool: true,
+        maxConnections: SMTP_CONNECTIONS,
+      });
+    }
   }
 
   get sends(): boolean {
@@ -83,6 +92,15 @@ function outboxSender(deps: OutboxDeps, transport: Transporter, from: string): W
 
 const idleWorker: Worker = { runOnce: async () => 0, start() {}, wake() {}, stop: async () => {} };
 
+interface ClaimedEmail {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  attempts: number;
+}
+
 class OutboxSender {
   /** The lease end of a claim whose answer was lost with its connection (it may have committed). */
   private claimInDoubt: Date | undefined;
@@ -95,7 +113,7 @@ class OutboxSender {
 
   /** Claims a batch under a lease (so two instances never send the same one) and sends it. */
   async sendPending(): Promise<PassResult> {
-    const { db, clock, log } = this.deps;
+    const { db, clock } = this.deps;
     const now = clock.now();
     if (this.claimInDoubt) {
       // its rows, known by their exact lease end, go back at once rather than after the lease
@@ -107,14 +125,7 @@ class OutboxSender {
       this.claimInDoubt = undefined;
     }
     const leaseUntil = new Date(now.getTime() + LEASE_SECONDS * 1000);
-    let batch: {
-      id: string;
-      to_address: string;
-      subject: string;
-      text_body: string;
-      html_body: string | null;
-      attempts: number;
-    }[];
+    let batch: ClaimedEmail[];
     try {
       batch = await query(
         db,
@@ -127,48 +138,55 @@ class OutboxSender {
       if (isDatabaseUnavailable(error)) this.claimInDoubt = leaseUntil;
       throw error;
     }
-    for (const email of batch) {
-      let sendError: unknown;
-      try {
-        await this.transport.sendMail({
-          from: this.from,
-          to: email.to_address,
-          subject: email.subject,
-          text: email.text_body,
-          html: email.html_body ?? undefined,
-        });
-      } catch (error) {
-        sendError = error;
-      }
-      // the outcome outlives a short database outage, so that a sent message is not sent again
-      if (sendError === undefined) {
-        const sentAt = clock.now();
-        await retryWhileUnavailable(
-          () =>
-            query(
-              db,
-              sql`update emails set status = 'sent', sent_at = ${sentAt}, last_error = null where id = ${email.id}`,
-            ),
-          RECORD_RETRY_MS,
-        );
-        continue;
-      }
-      const failed = email.attempts >= MAX_ATTEMPTS;
-      const backoffSeconds = 30 * 2 ** email.attempts;
-      log.warn({ emailId: email.id, err: sendError }, 'e-mail not sent');
-      const retryAt = clock.now();
+    // every send finishes (and records its outcome) before the pass ends, even when one fails
+    const outcomes = await Promise.allSettled(batch.map((email) => this.send(email)));
+    const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failure) throw failure.reason;
+    return { done: batch.length, more: batch.length === BATCH };
+  }
+
+  /** Sends one claimed message and records the outcome. */
+  private async send(email: ClaimedEmail): Promise<void> {
+    const { db, clock, log } = this.deps;
+    let sendError: unknown;
+    try {
+      await this.transport.sendMail({
+        from: this.from,
+        to: email.to_address,
+        subject: email.subject,
+        text: email.text_body,
+        html: email.html_body ?? undefined,
+      });
+    } catch (error) {
+      sendError = error;
+    }
+    // the outcome outlives a short database outage, so that a sent message is not sent again
+    if (sendError === undefined) {
+      const sentAt = clock.now();
       await retryWhileUnavailable(
         () =>
           query(
             db,
-            sql`update emails set status = ${failed ? 'failed' : 'pending'}, last_error = ${String((sendError as Error).message).slice(0, 500)},
-                  next_attempt_at = ${retryAt}::timestamptz + make_interval(secs => ${backoffSeconds})
-                where id = ${email.id}`,
+            sql`update emails set status = 'sent', sent_at = ${sentAt}, last_error = null where id = ${email.id}`,
           ),
         RECORD_RETRY_MS,
       );
+      return;
     }
-    return { done: batch.length, more: batch.length === BATCH };
+    const failed = email.attempts >= MAX_ATTEMPTS;
+    const backoffSeconds = 30 * 2 ** email.attempts;
+    log.warn({ emailId: email.id, err: sendError }, 'e-mail not sent');
+    const retryAt = clock.now();
+    await retryWhileUnavailable(
+      () =>
+        query(
+          db,
+          sql`update emails set status = ${failed ? 'failed' : 'pending'}, last_error = ${String((sendError as Error).message).slice(0, 500)},
+                next_attempt_at = ${retryAt}::timestamptz + make_interval(secs => ${backoffSeconds})
+              where id = ${email.id}`,
+        ),
+      RECORD_RETRY_MS,
+    );
   }
 }
 

@@ -323,14 +323,20 @@ export async function everythingQueuedGoesOut(
     },
     { timeoutMs: 60_000, everyMs: 200, what: 'every event delivered' },
   );
-  await waitFor(
-    async () => {
-      const [pending] = await query<{ n: number }>(
-        db,
-        sql`select count(*) as n from emails where account_id = ${tenant.accountId} and status <> 'sent'`,
-      );
-      return pending?.n === 0;
-    },
-    { timeoutMs: emailsWithinMs, everyMs, what: 'every e-mail sent' },
-  );
+  const unsent = () =>
+    query<{ id: string; status: string; attempts: number; next_attempt_at: string; last_error: string | null }>(
+      db,
+      sql`select id, status, attempts, next_attempt_at, last_error from emails
+          where account_id = ${tenant.accountId} and status <> 'sent' order by id`,
+    );
+  try {
+    await waitFor(async () => (await unsent()).length === 0, {
+      timeoutMs: emailsWithinMs,
+      everyMs,
+      what: 'every e-mail sent',
+    });
+  } catch (error) {
+    // say where the stragglers are (lease, back-off, failed) so that a failure can be diagnosed
+    throw new Error(`${(error as Error).message}; unsent: ${JSON.stringify(await unsent())}`);
+  }
 }
