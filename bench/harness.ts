@@ -6,6 +6,7 @@
 // its own latency to every figure.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import fs from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -19,12 +20,14 @@ import { buildDeps } from '../src/deps.ts';
 import { createAccount, createApiKey, type DemoSeeder } from '../src/modules/accounts/index.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const CLI = fileURLToPath(new URL('../bin/fieldhand.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../bin/fieldhand.js', import.meta.url));
 const CEILING = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
 export interface BenchServer {
   url: string;
+  /** The server process, for its memory (`rssMb`). */
+  pid: number | undefined;
   /** The benchmark's own connection to the server's database, for setup and checks. */
   database: Database;
   databaseUrl: string;
@@ -33,7 +36,7 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = net.createServer().listen(0, '127.0.0.1');
   await once(probe, 'listening');
   const address = probe.address();
@@ -55,12 +58,13 @@ async function waitUntilReady(readyUrl: string, child: ChildProcess): Promise<vo
   throw new Error('server did not become ready in 30 s');
 }
 
-interface ServerProcess {
+export interface ServerProcess {
   url: string;
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
-async function startProcess(
+export async function startProcess(
   args: string[],
   port: number,
   env: Record<string, string>,
@@ -74,6 +78,7 @@ async function startProcess(
   await waitUntilReady(`${url}${readyPath}`, child);
   return {
     url,
+    pid: child.pid,
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
@@ -83,18 +88,59 @@ async function startProcess(
 }
 
 /**
- * The ceiling of this stack on the server's database: a bare Fastify route doing one
- * primary-key SELECT through a pool of the server's size, in its own process like the server.
- * `GET <url>/<table>/<id>` for customers and zones.
+ * The ceiling of this stack on the server's database, measured in this run at 50 connections:
+ * a bare Fastify route doing one primary-key SELECT through `pg`, and the same through the
+ * project's query layer, in their own process like the server. `path(table)` gives a path
+ * `/<table>/<id>` to read (customers or zones). Every later `load` at 50 connections prints its
+ * ratio to the bare ceiling.
  */
-export async function startCeilingServer(server: BenchServer): Promise<ServerProcess> {
+export async function measureCeiling(server: BenchServer, path: () => string): Promise<Ceiling> {
   const port = await freePort();
-  return startProcess(
+  const process_ = await startProcess(
     [TSX, CEILING],
     port,
     { CEILING_PORT: String(port), CEILING_DATABASE_URL: server.databaseUrl },
-    '/zones/none',
+    '/bare/zones/none',
   );
+  try {
+    const at = (prefix: string): Partial<LoadOptions> & { url: string } => ({
+      url: process_.url,
+      requests: [{ setupRequest: (req) => ({ ...req, path: `${prefix}${path()}` }) }],
+    });
+    const bare = await load('ceiling: bare Fastify + pg, one PK select', at('/bare'));
+    const layer = await load('  same through the query layer', at('/layer'));
+    ceiling = { bare: bare.requestsPerSecond, layer: layer.requestsPerSecond, p99: bare.p99 };
+    return ceiling;
+  } finally {
+    await process_.stop();
+  }
+}
+
+export interface Ceiling {
+  /** req/s of the bare route at 50 connections. */
+  bare: number;
+  /** req/s of the route through the query layer. */
+  layer: number;
+  /** p99 of the bare route: the machine's floor for any request. */
+  p99: number;
+}
+
+/** The ceiling measured last in this process, if any. */
+let ceiling: Ceiling | undefined;
+
+/** Every figure printed in this process, for the summary at the end of `npm run bench`. */
+export const figures: (LoadResult & { ratio?: number })[] = [];
+
+/** Resident memory of a process in MB (Linux), or undefined where /proc is not there. */
+export function rssMb(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A fresh database on the PostgreSQL server, migrated, and a server process listening on it. */
@@ -123,6 +169,7 @@ export async function startBenchServer(options: { env?: Record<string, string> }
   });
   return {
     url: child.url,
+    pid: child.pid,
     database,
     databaseUrl,
     deps: buildDeps({
@@ -167,7 +214,7 @@ export type LoadOptions = autocannon.Options;
 /** Runs autocannon (50 connections unless told otherwise) and prints one line of figures. */
 export async function load(name: string, options: Partial<LoadOptions> & { url: string }): Promise<LoadResult> {
   const result = await autocannon({ connections: 50, duration: 10, ...options } as LoadOptions);
-  const figures: LoadResult = {
+  const result_: LoadResult = {
     name,
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
@@ -176,11 +223,16 @@ export async function load(name: string, options: Partial<LoadOptions> & { url: 
     non2xx: result.non2xx,
     total: result.requests.total,
   };
+  // a ratio only means something at the ceiling's own 50 connections
+  const connections = options.connections ?? 50;
+  const ratio = ceiling && connections === 50 ? result_.requestsPerSecond / ceiling.bare : undefined;
+  figures.push({ ...result_, ratio });
   console.log(
-    `${name.padEnd(48)} ${String(figures.requestsPerSecond).padStart(7)} req/s   p50 ${String(figures.p50).padStart(4)} ms   p99 ${String(figures.p99).padStart(4)} ms` +
-      (figures.errors || figures.non2xx ? `   (errors ${figures.errors}, non-2xx ${figures.non2xx})` : ''),
+    `${name.padEnd(52)} ${String(result_.requestsPerSecond).padStart(7)} req/s` +
+      `${ratio === undefined ? '        ' : ` = ${ratio.toFixed(2)}×`}   p50 ${String(result_.p50).padStart(4)} ms   p99 ${String(result_.p99).padStart(4)} ms` +
+      (result_.errors || result_.non2xx ? `   (errors ${result_.errors}, non-2xx ${result_.non2xx})` : ''),
   );
-  return figures;
+  return result_;
 }
 
 /** POSTs to `path` under load (see `load`); the i-th request sends `body(i)`. */

@@ -15,4 +15,15 @@ for (const file of files) {
   const scenario = (await import(`./${file}`)) as { default: () => Promise<void> };
   await scenario.default();
 }
+
+// every figure of the run again, in one table to paste (ratios against the run's bare ceiling)
+const { figures } = await import('./harness.ts');
+console.log('\n== summary (req/s, × bare ceiling at 50 connections, p50/p99 ms)');
+for (const figure of figures) {
+  const ratio = figure.ratio === undefined ? '' : `${figure.ratio.toFixed(2)}×`;
+  console.log(
+    `| ${figure.name.trim()} | ${figure.requestsPerSecond} | ${ratio} | ${figure.p50}/${figure.p99} |` +
+      (figure.errors || figure.non2xx ? ` errors ${figure.errors}, non-2xx ${figure.non2xx}` : ''),
+  );
+}
 process.exit(0);

@@ -1,0 +1,83 @@
+// Memory under a mixed load: reads, searches, lists, availability, pricing and writes at 50
+// connections for 20 s against one server process on PostgreSQL; its resident memory is
+// sampled throughout. Target: RSS < 150 MB after the load.
+import { query, sql } from '../src/core/db.ts';
+import { localDate } from '../src/modules/availability/index.ts';
+import { seedDemoEnvironment } from '../src/modules/demo/index.ts';
+import { benchAccount, heading, load, rssMb, startBenchServer } from './harness.ts';
+
+const CUSTOMERS = 10_000;
+
+export default async function run(): Promise<void> {
+  heading('mixed: 50 connections for 20 s over eight kinds of request; server RSS, PostgreSQL');
+  const server = await startBenchServer();
+  try {
+    const account = await benchAccount(server, { demo: seedDemoEnvironment });
+    const db = server.database.sql;
+    await query(
+      db,
+      sql`insert into customers (id, account_id, environment, first_name, last_name, email, phone)
+          select 'cust_' || substr(md5(random()::text || g::text), 1, 24), ${account.accountId}, 'test',
+                 'Mixed', 'Customer ' || g, 'mixed' || g || '@example.com', '+1415' || lpad(g::text, 7, '0')
+          from generate_series(1, ${CUSTOMERS}) as g`,
+    );
+    await query(db, sql`analyze customers`);
+    const ids = (
+      await query<{ id: string }>(db, sql`select id from customers where account_id = ${account.accountId} limit 500`)
+    ).map((row) => row.id);
+    const headers = { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' };
+    const products = (await (
+      await fetch(`${server.url}/v1/services/industries/junk-removal/products`, { headers })
+    ).json()) as { categories: { products: { id: string }[] }[] };
+    const product = products.categories[0]!.products[0]!.id;
+    const date = localDate(Date.now() + 7 * 86_400_000, 'America/New_York');
+    const pricing = JSON.stringify({
+      industry: 'junk-removal',
+      zip: '10001',
+      configuration: { items: [{ product_id: product, quantity: 2 }], frequency: 'one-time' },
+    });
+
+    let n = 0;
+    const mix = (i: number): { method: 'GET' | 'POST'; path: string; body?: string } => {
+      const id = ids[i % ids.length];
+      switch (i % 8) {
+        case 0:
+          return { method: 'GET', path: `/v1/customers/${id}` };
+        case 1:
+          return { method: 'GET', path: `/v1/customers?search=customer%20${i % 9000}` };
+        case 2:
+          return { method: 'GET', path: '/v1/customers?per_page=100' };
+        case 3:
+          return { method: 'GET', path: `/v1/services/availability?zip=10001&industry=junk-removal&date=${date}` };
+        case 4:
+          return { method: 'POST', path: '/v1/services/pricing', body: pricing };
+        case 5:
+          return { method: 'GET', path: '/v1/services/industries' };
+        case 6:
+          return {
+            method: 'POST',
+            path: '/v1/customers',
+            body: JSON.stringify({ first_name: 'Load', last_name: `Writer ${i}`, email: `w${i}@example.com` }),
+          };
+        default:
+          return { method: 'GET', path: '/v1/bookings?per_page=100' };
+      }
+    };
+    const before = rssMb(server.pid);
+    let peak = before ?? 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb(server.pid) ?? 0);
+    }, 250);
+    await load('mixed (8 kinds of request)', {
+      url: server.url,
+      headers,
+      duration: 20,
+      requests: [{ setupRequest: (req) => ({ ...req, ...mix(n++) }) }],
+    });
+    clearInterval(sampler);
+    const after = rssMb(server.pid);
+    console.log(`server RSS: ${before} MB before, peak ${peak} MB, ${after} MB after the load (target < 150 MB after)`);
+  } finally {
+    await server.close();
+  }
+}
