@@ -4,12 +4,15 @@
 // The server runs as its own process (`fieldhand serve`), as in production: with autocannon
 // in the same process the load generator and the server shared one event loop, which added
 // its own latency to every figure.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import pino from 'pino';
 import { systemClock } from '../src/core/clock.ts';
 import { loadConfig } from '../src/core/config.ts';
@@ -251,4 +254,111 @@ export function loadPosts(
 
 export function heading(text: string): void {
   console.log(`\n== ${text}`);
+}
+
+export interface BenchPgBouncer {
+  /** `databaseUrl` (a database on the bench's PostgreSQL) through this PgBouncer. */
+  urlFor(databaseUrl: string): string;
+  /** Client and server connections of the pool for `database`, from PgBouncer's SHOW POOLS. */
+  pool(database: string): Promise<{ clients: number; servers: number }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A PgBouncer in transaction mode in front of the bench's PostgreSQL, on a free port, with
+ * `poolSize` server connections per database at most. Runs as `postgres` when started as root
+ * (PgBouncer refuses root); its config lives in a temp dir removed by `stop`.
+ */
+export async function startPgBouncer(poolSize = 20): Promise<BenchPgBouncer> {
+  const upstream = new URL(ADMIN_URL);
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldhand-pgbouncer-'));
+  fs.writeFileSync(path.join(dir, 'users.txt'), `"${upstream.username || 'postgres'}" ""\n`);
+  fs.writeFileSync(
+    path.join(dir, 'pgbouncer.ini'),
+    [
+      '[databases]',
+      `* = host=${upstream.hostname} port=${upstream.port || 5432}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${path.join(dir, 'users.txt')}`,
+      `admin_users = ${upstream.username || 'postgres'}`,
+      'pool_mode = transaction',
+      'max_client_conn = 1000',
+      `default_pool_size = ${poolSize}`,
+      'ignore_startup_parameters = extra_float_digits',
+      '',
+    ].join('\n'),
+  );
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
+    fs.chownSync(dir, uid, -1);
+  }
+  const child = spawn(
+    process.env.PGBOUNCER || '/usr/sbin/pgbouncer',
+    [...(asRoot ? ['-u', 'postgres'] : []), path.join(dir, 'pgbouncer.ini')],
+    { stdio: ['ignore', 'ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore'] },
+  );
+  const admin = () =>
+    new pg.Client({ host: '127.0.0.1', port, user: upstream.username || 'postgres', database: 'pgbouncer' });
+  for (let attempt = 0; ; attempt++) {
+    const probe = admin();
+    try {
+      await probe.connect();
+      await probe.end();
+      break;
+    } catch (error) {
+      if (child.exitCode !== null || attempt > 100) throw new Error(`PgBouncer did not start: ${error}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return {
+    urlFor: (databaseUrl) => {
+      const url = new URL(databaseUrl);
+      url.hostname = '127.0.0.1';
+      url.port = String(port);
+      return url.toString();
+    },
+    pool: async (database) => {
+      const client = admin();
+      await client.connect();
+      try {
+        const { rows } = await client.query<Record<string, string>>('SHOW POOLS');
+        const row = rows.find((r) => r.database === database);
+        const sum = (...keys: string[]) => keys.reduce((total, key) => total + Number(row?.[key] ?? 0), 0);
+        return {
+          clients: sum('cl_active', 'cl_waiting'),
+          servers: sum('sv_active', 'sv_idle', 'sv_used', 'sv_tested', 'sv_login'),
+        };
+      } finally {
+        await client.end();
+      }
+    },
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One more `fieldhand serve` process on `server`'s database, with `env` over the bench's settings. */
+export async function startBenchInstance(server: BenchServer, env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  return startProcess([CLI, 'serve'], port, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'silent',
+    RATE_LIMIT_MAX: '100000000',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    DATABASE_URL: server.databaseUrl,
+    ...env,
+  });
 }

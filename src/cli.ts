@@ -35,7 +35,7 @@ Every command prints JSON. Settings come from the environment (see README).`;
 const COMMANDS: Record<string, CliCommand> = {
   migrate: {
     options: {},
-    run: async (_options, deps) => ({ applied: await migrate(deps.db) }),
+    run: async (_options, deps) => ({ applied: await deps.database.direct(migrate) }),
   },
   ...accountCommands,
   ...catalogCommands,
@@ -71,7 +71,12 @@ export async function main(argv: string[]): Promise<number> {
       allowPositionals: command.positionals !== undefined,
     });
     const config = loadConfig();
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+    const db = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      directUrl: config.databaseDirectUrl,
+      dataDir: config.dataDir,
+      poolSize: 2,
+    });
     // commands print JSON on stdout; anything logged goes to stderr
     const log = pino({ level: config.logLevel }, pino.destination(2));
     const deps = buildDeps({ config, database: db, clock: systemClock, log });

@@ -15,6 +15,7 @@ export async function serve(config: Config = loadConfig()): Promise<void> {
   const giveUpAt = Date.now() + config.databaseConnectTimeoutSeconds * 1000;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
     connectTimeoutMs: config.databaseConnectTimeoutSeconds * 1000,
@@ -27,7 +28,8 @@ export async function serve(config: Config = loadConfig()): Promise<void> {
       );
     },
   });
-  await migrate(database.sql);
+  // straight to the server: migrations are DDL in one long transaction, not a pooler's business
+  await database.direct(migrate);
   const app = await buildApp({ config, database, clock: systemClock });
 
   const firstRun = config.databaseUrl ? null : await seedFirstRun(app.deps);

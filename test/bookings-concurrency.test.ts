@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
 import { book, mondayInNewYork, slotAt } from './helpers/bookings.ts';
-import { onPostgres } from './helpers/database.ts';
+import { databaseEnv, onPostgres } from './helpers/database.ts';
 import { type Api, apiClient } from './helpers/http.ts';
 import { killServers, startServerProcess } from './helpers/processes.ts';
 
@@ -54,7 +54,7 @@ describe('no double-booking', () => {
   it.skipIf(!onPostgres())(
     'the same race across two server processes on one PostgreSQL',
     async () => {
-      const env = { DATABASE_URL: scene.t.database.url ?? '' };
+      const env = databaseEnv(scene.t.database);
       const servers = await Promise.all([startServer(env), startServer(env)]);
       const apis = servers.map((server) => apiClient(server.url, scene.acct.testKey));
       // the servers run on the real clock: a Monday at least three days ahead

@@ -5,13 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../src/cli.ts';
-import { onPostgres, openTestDatabase, type TestDatabase } from './helpers/database.ts';
+import { databaseEnv, onPostgres, openTestDatabase, type TestDatabase } from './helpers/database.ts';
 
 let dir: string;
 // vitest sets BASE_URL=/ for its own purposes; the command reads it as our setting
 const saved = {
   DATA_DIR: process.env.DATA_DIR,
   DATABASE_URL: process.env.DATABASE_URL,
+  DATABASE_DIRECT_URL: process.env.DATABASE_DIRECT_URL,
   BASE_URL: process.env.BASE_URL,
 };
 
@@ -21,8 +22,9 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fieldhand-cli-'));
   // a PostgreSQL test database when the run has one, else an embedded database in a fresh directory
   if (onPostgres()) postgres = await openTestDatabase();
-  if (postgres?.url) process.env.DATABASE_URL = postgres.url;
-  else delete process.env.DATABASE_URL;
+  delete process.env.DATABASE_URL;
+  delete process.env.DATABASE_DIRECT_URL;
+  if (postgres) Object.assign(process.env, databaseEnv(postgres));
   process.env.DATA_DIR = path.join(dir, 'data');
   delete process.env.BASE_URL;
 });

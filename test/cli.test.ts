@@ -10,7 +10,7 @@ import { authenticateUser } from '../src/modules/accounts/index.ts';
 import { signIn } from '../src/modules/sessions/index.ts';
 import { findSession } from '../src/modules/sessions/sessions.service.ts';
 import { depsFor } from './helpers/app.ts';
-import { onPostgres, openTestDatabase, type TestDatabase } from './helpers/database.ts';
+import { databaseEnv, onPostgres, openTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { freePort, outputOf } from './helpers/processes.ts';
 
 const BIN = path.resolve('bin/fieldhand.js');
@@ -32,15 +32,15 @@ beforeAll(async () => {
 });
 afterAll(() => postgres?.close());
 let dataDir: string | undefined;
-function databaseEnv(): Record<string, string> {
-  if (postgres?.url) return { DATABASE_URL: postgres.url };
+function cliDatabaseEnv(): Record<string, string> {
+  if (postgres?.url) return databaseEnv(postgres);
   dataDir ??= tempDir();
   return { DATA_DIR: dataDir };
 }
 
 /** Works on the CLI's database between two commands (an embedded one is free only then). */
 async function withDatabase<T>(work: (deps: Deps) => Promise<T>): Promise<T> {
-  const database = postgres ?? (await openDatabase({ dataDir: databaseEnv().DATA_DIR }));
+  const database = postgres ?? (await openDatabase({ dataDir: cliDatabaseEnv().DATA_DIR }));
   try {
     return await work(depsFor(database));
   } finally {
@@ -48,10 +48,10 @@ async function withDatabase<T>(work: (deps: Deps) => Promise<T>): Promise<T> {
   }
 }
 
-function run(args: string[], env: Record<string, string> = databaseEnv()) {
+function run(args: string[], env: Record<string, string> = cliDatabaseEnv()) {
   const child = spawn(process.execPath, [BIN, ...args], {
     // vitest sets BASE_URL=/ for Vite; the CLI must see a user's environment
-    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', BASE_URL: '', ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', DATABASE_DIRECT_URL: '', BASE_URL: '', ...env },
   });
   return outputOf(child);
 }
@@ -210,6 +210,7 @@ describe('fieldhand CLI', () => {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         DATABASE_URL: '',
+        DATABASE_DIRECT_URL: '',
         BASE_URL: '',
       },
       // stderr read by no one could fill its pipe and stall the server; show it instead

@@ -15,10 +15,10 @@ import {
   faultServerEnv,
   missingAcknowledged,
   mostOfOneKindPer10s,
+  namedDatabaseEnv,
   problemsBetween,
   startWriters,
   terminateBackends,
-  withApplicationName,
 } from './helpers/faults.ts';
 import { cleanUpAfterAll, startServerProcess } from './helpers/processes.ts';
 import { waitFor } from './helpers/webhooks.ts';
@@ -33,9 +33,7 @@ describe.skipIf(!onPostgres())(
     it('the process stays up, failures are 503 with Retry-After, every 2xx row exists, recovery is immediate', async () => {
       const { receiver, smtp, database, db, seeded } = await faultScene(cleanups, { receiverDelayMs: 20 });
       const name = applicationName('terminate');
-      const server = await startServerProcess(
-        faultServerEnv(withApplicationName(database.url ?? '', name), 8, smtp?.url),
-      );
+      const server = await startServerProcess(faultServerEnv(namedDatabaseEnv(database, name), 8, smtp?.url));
       const writers = await startWriters(server.url, seeded.key);
 
       // terminate every backend of this server (pool, LISTEN) every 1.5 s under the load

@@ -5,12 +5,12 @@
 // the database for DATABASE_CONNECT_TIMEOUT_S, then gives up with one clear line.
 import { describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
-import { onPostgres, openTestDatabase } from './helpers/database.ts';
+import { databaseEnv, onPostgres, openTestDatabase, type TestDatabase } from './helpers/database.ts';
 import * as faults from './helpers/faults.ts';
 import { formClient } from './helpers/forms.ts';
 import { apiClient } from './helpers/http.ts';
 import { cleanUpAfterAll, freePort, outputOf, spawnServe, startServerProcess } from './helpers/processes.ts';
-import { startTcpProxy } from './helpers/tcp-proxy.ts';
+import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.ts';
 import { waitFor } from './helpers/webhooks.ts';
 
 const cleanups = cleanUpAfterAll();
@@ -30,17 +30,37 @@ function target(databaseUrl: string) {
   return { host: url.hostname || '127.0.0.1', port: Number(url.port || 5432) };
 }
 
+/**
+ * A proxy in front of each of the database's paths (DATABASE_URL, and DATABASE_DIRECT_URL when
+ * the run goes through PgBouncer, so that the LISTEN session meets the outage too), driven as one.
+ */
+async function proxiedDatabase(database: TestDatabase, name: string) {
+  const env: Record<string, string> = {};
+  const proxies: TcpProxy[] = [];
+  for (const [key, url] of Object.entries(databaseEnv(database))) {
+    const proxy = await startTcpProxy(target(url));
+    cleanups.push(() => proxy.close());
+    proxies.push(proxy);
+    env[key] = throughProxy(url, proxy.port, name);
+  }
+  return {
+    env,
+    refuse: () => Promise.all(proxies.map((proxy) => proxy.refuse())),
+    cut: () => {
+      for (const proxy of proxies) proxy.cut();
+    },
+    forward: () => Promise.all(proxies.map((proxy) => proxy.forward())),
+  };
+}
+
 describe.skipIf(!onPostgres())(
   'a database outage through a proxy (PostgreSQL only: the proxy stands in front of a PostgreSQL server)',
   () => {
     it('503 while down, /healthz 200; back within 5 s with workers and LISTEN; nothing queued is lost', async () => {
       const { receiver, smtp, database, db, seeded } = await faults.faultScene(cleanups, { receiverDelayMs: 300 });
-      const proxy = await startTcpProxy(target(database.url ?? ''));
-      cleanups.push(() => proxy.close());
       const name = faults.applicationName('outage');
-      const server = await startServerProcess(
-        faults.faultServerEnv(throughProxy(database.url ?? '', proxy.port, name), 6, smtp?.url),
-      );
+      const proxy = await proxiedDatabase(database, name);
+      const server = await startServerProcess(faults.faultServerEnv(proxy.env, 6, smtp?.url));
       const api = apiClient(server.url, seeded.key);
       const browser = formClient(server.url);
       const signedIn = await browser.signIn(seeded.adminEmail, 'correct horse battery staple');
@@ -163,13 +183,12 @@ describe.skipIf(!onPostgres())(
     it('serve started while the database refuses keeps trying, logging each attempt, and starts once it can', async () => {
       const database = await openTestDatabase();
       cleanups.push(() => database.close());
-      const proxy = await startTcpProxy(target(database.url ?? ''));
-      cleanups.push(() => proxy.close());
-      await proxy.refuse();
       const name = faults.applicationName('startup');
+      const proxy = await proxiedDatabase(database, name);
+      await proxy.refuse();
       const server = await startServerProcess(
         {
-          DATABASE_URL: throughProxy(database.url ?? '', proxy.port, name),
+          ...proxy.env,
           DATABASE_POOL_SIZE: '2',
           LOG_LEVEL: 'info',
           RUN_WORKERS: 'false',

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
 import { startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
 import { book, type Catalog, customerWithAddress, demoCatalog, sofa } from './helpers/bookings.ts';
-import { onPostgres } from './helpers/database.ts';
+import { databaseEnv, onPostgres } from './helpers/database.ts';
 import { type Api, apiClient } from './helpers/http.ts';
 import { killServers, startServerProcess } from './helpers/processes.ts';
 import { createStaff, createZone } from './helpers/setup.ts';
@@ -22,7 +22,7 @@ afterAll(async () => {
 
 describe.skipIf(!onPostgres())('time off racing bookings on two instances', () => {
   it('never lets a booking and time off share a crew member’s time', async () => {
-    const env = { DATABASE_URL: t.database.url ?? '', RUN_WORKERS: 'false', RATE_LIMIT_MAX: '100000' };
+    const env = { ...databaseEnv(t.database), RUN_WORKERS: 'false', RATE_LIMIT_MAX: '100000' };
     const servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
     const apis = servers.map((server) => apiClient(server.url, acct.testKey));
     // the servers run on the real clock: a Monday at least three days ahead, in UTC (zone in UTC)

@@ -14,8 +14,8 @@ import {
   backendsOf,
   faultScene,
   faultServerEnv,
+  namedDatabaseEnv,
   parseLogs,
-  withApplicationName,
 } from './helpers/faults.ts';
 import { apiClient } from './helpers/http.ts';
 import { cleanUpAfterAll, exited, freePort, startServerProcess } from './helpers/processes.ts';
@@ -62,7 +62,7 @@ describe.skipIf(!onPostgres())(
       // deliveries take 3 s: one is in flight when the signal comes
       const { receiver, database, db, seeded } = await faultScene(cleanups, { receiverDelayMs: 3_000, smtp: false });
       const name = applicationName('sigterm');
-      const server = await startServerProcess(faultServerEnv(withApplicationName(database.url ?? '', name), 4));
+      const server = await startServerProcess(faultServerEnv(namedDatabaseEnv(database, name), 4));
       const api = apiClient(server.url, seeded.key);
       const created = await api.post('/v1/customers', {
         first_name: 'Sam',

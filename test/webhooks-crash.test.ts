@@ -9,7 +9,7 @@ import { migrate } from '../src/core/migrate.ts';
 import { createAccount, createApiKey } from '../src/modules/accounts/index.ts';
 import { createWebhook } from '../src/modules/webhooks/index.ts';
 import { depsFor } from './helpers/app.ts';
-import { onPostgres, openTestDatabase } from './helpers/database.ts';
+import { databaseEnv, onPostgres, openTestDatabase } from './helpers/database.ts';
 import { cleanUpAfterAll, exited, startServerProcess } from './helpers/processes.ts';
 import { type Receiver, startReceiver, waitFor } from './helpers/webhooks.ts';
 
@@ -80,7 +80,7 @@ describe('delivery survives a crash', () => {
     if (ownDatabase.url) {
       cleanups.push(() => ownDatabase.close());
       database = ownDatabase;
-      env = { DATABASE_URL: ownDatabase.url };
+      env = databaseEnv(ownDatabase);
       const seeded = await seed(database, receiver, EVENTS);
       pending = seeded.pending;
       eventIds = await seeded.publish();
@@ -137,7 +137,7 @@ describe.skipIf(!onPostgres())('several instances on one PostgreSQL', () => {
     cleanups.push(() => receiver.close());
     const database = await openTestDatabase();
     cleanups.push(() => database.close());
-    const env = { DATABASE_URL: database.url ?? '' };
+    const env = databaseEnv(database);
     const { publish } = await seed(database, receiver, EVENTS);
     const servers = await Promise.all([startServer(env), startServer(env)]);
 

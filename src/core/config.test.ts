@@ -35,4 +35,19 @@ describe('configuration from the environment', () => {
       expect(() => loadConfig({ [name as string]: value })).toThrow(name as string);
     }
   });
+
+  it('takes migrations and LISTEN straight to the server with DATABASE_DIRECT_URL, else DATABASE_URL', () => {
+    const pooled = 'postgres://app:pw@pgbouncer:6432/fieldhand';
+    const direct = 'postgres://app:pw@db:5432/fieldhand';
+    expect(loadConfig({ DATABASE_URL: pooled }).databaseDirectUrl).toBe(pooled);
+    expect(loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct }).databaseDirectUrl).toBe(direct);
+    expect(loadConfig({}).databaseDirectUrl).toBeUndefined();
+    expect(() => loadConfig({ DATABASE_DIRECT_URL: direct })).toThrow(
+      'DATABASE_DIRECT_URL is set but DATABASE_URL is not',
+    );
+    // refused without repeating the value, which may hold a password
+    const bad = () => loadConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: 'db:5432 secret' });
+    expect(bad).toThrow(ConfigError);
+    expect(bad).not.toThrow('secret');
+  });
 });

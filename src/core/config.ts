@@ -6,6 +6,11 @@ export interface Config {
   baseUrl: string;
   authUrl: string;
   databaseUrl: string | undefined;
+  /**
+   * The PostgreSQL server itself, for what needs a session (migrations, LISTEN) when
+   * DATABASE_URL goes through PgBouncer in transaction mode; DATABASE_URL unless set.
+   */
+  databaseDirectUrl: string | undefined;
   /** Connections this instance keeps to PostgreSQL (DATABASE_URL only). */
   databasePoolSize: number;
   /** How long `serve` keeps trying to reach PostgreSQL at start before it gives up. */
@@ -58,6 +63,17 @@ function trustProxy(env: Env): boolean | string {
   throw new ConfigError(`TRUST_PROXY must be true, false or the proxies' addresses, got "${raw}"`);
 }
 
+function databaseDirectUrl(env: Env): string | undefined {
+  const raw = env.DATABASE_DIRECT_URL || undefined;
+  if (raw === undefined) return env.DATABASE_URL || undefined;
+  // a direct URL alone would leave the pool on the embedded database: surely a mistake
+  if (!env.DATABASE_URL) throw new ConfigError('DATABASE_DIRECT_URL is set but DATABASE_URL is not');
+  if (!/^postgres(ql)?:\/\//.test(raw)) {
+    throw new ConfigError('DATABASE_DIRECT_URL must be a postgres:// URL');
+  }
+  return raw;
+}
+
 function url(env: Env, name: string, fallback: string): string {
   const raw = env[name] || fallback;
   try {
@@ -76,6 +92,7 @@ export function loadConfig(env: Env = process.env): Config {
     baseUrl,
     authUrl: url(env, 'AUTH_URL', baseUrl),
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseDirectUrl: databaseDirectUrl(env),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20, 1),
     databaseConnectTimeoutSeconds: integer(env, 'DATABASE_CONNECT_TIMEOUT_S', 60),
     dataDir: env.DATA_DIR || './data',
@@ -98,4 +115,9 @@ export function loadConfig(env: Env = process.env): Config {
 /** Test settings live here too, so that nothing else reads the environment. */
 export function testDatabaseUrl(env: Env = process.env): string | undefined {
   return env.TEST_DATABASE_URL || undefined;
+}
+
+/** The same server as TEST_DATABASE_URL without PgBouncer in between, when the run goes through one. */
+export function testDatabaseDirectUrl(env: Env = process.env): string | undefined {
+  return env.TEST_DATABASE_DIRECT_URL || undefined;
 }

@@ -22,6 +22,12 @@ export interface Database {
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Runs `work` on a session of its own straight to the server (`directUrl`), opened for it and
+   * closed after: for migrations, which must not go through a transaction-pooling PgBouncer.
+   * Without a separate direct URL (and on PGlite) `work` runs on this database.
+   */
+  direct<T>(work: (db: Sql) => Promise<T>): Promise<T>;
   /** PGlite only: a tarball of the data directory, used by the tests as a template. */
   dump?(): Promise<Blob>;
   /**
@@ -58,6 +64,12 @@ const pgliteParsers = {
 
 export interface OpenOptions {
   databaseUrl?: string;
+  /**
+   * PostgreSQL only: the server itself when `databaseUrl` goes through PgBouncer in transaction
+   * mode (DATABASE_DIRECT_URL), for what needs a session: LISTEN and migrations. Default
+   * `databaseUrl`.
+   */
+  directUrl?: string;
   /** Folder for the embedded database; omitted = in memory. */
   dataDir?: string;
   /** PGlite only: start from this dumped data directory (test templates). */
@@ -81,12 +93,12 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
  * Connection settings shared by the pool and the LISTEN session. `application_name` lets
  * operators find an instance's backends (a DATABASE_URL's own `application_name` wins);
  * the connect timeout turns an unanswering host into a 503 instead of a request that hangs.
+ * No `options` startup parameter: PgBouncer refuses it (see `inUtc`).
  */
 function clientConfig(url: string): pg.ClientConfig {
   return {
     connectionString: url,
     application_name: 'fieldhand',
-    options: '-c TimeZone=UTC',
     connectionTimeoutMillis: 10_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
@@ -97,8 +109,19 @@ function clientConfig(url: string): pg.ClientConfig {
 const pools = new WeakMap<Sql, pg.Pool>();
 const clientDatabases = new WeakMap<pg.PoolClient, Sql>();
 
+/**
+ * Timestamps come back as UTC text ("…+00", what `isoTimestamp` reads) whatever the server's or
+ * the database's time zone. Set by a statement on each new connection, before the pool hands
+ * it out, rather than as a startup `options`: PgBouncer refuses that parameter, but it tracks
+ * TimeZone and sets it again on whichever server connection a transaction gets
+ * (docs/decisions.md).
+ */
+async function inUtc(client: pg.ClientBase): Promise<void> {
+  await client.query(`set time zone 'UTC'`);
+}
+
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
-  const pool = new pg.Pool({ ...clientConfig(url), max: options.poolSize ?? 20 });
+  const pool = new pg.Pool({ ...clientConfig(url), max: options.poolSize ?? 20, onConnect: inUtc });
   // pg-pool listens for errors only on idle clients (and then drops them). A checked-out client
   // that loses its connection (restart, failover, pg_terminate_backend) emits 'error' itself:
   // without a listener that ends the process. With one, its next query fails instead, and the
@@ -122,7 +145,19 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
       await db.execute(sql`select 1`);
     },
     close: () => pool.end(),
-    listen: (channel, onNotify, listenOptions) => listenPostgres(url, channel, onNotify, listenOptions?.onError),
+    direct: async (work) => {
+      if (!options.directUrl || options.directUrl === url) return work(db);
+      const session = await openPostgres(options.directUrl, { ...options, directUrl: undefined, poolSize: 1 });
+      try {
+        return await work(session.sql);
+      } finally {
+        await session.close();
+      }
+    },
+    // LISTEN holds a session across transactions: through a transaction pooler it would be
+    // registered on a server connection that PgBouncer lends to other clients between them
+    listen: (channel, onNotify, listenOptions) =>
+      listenPostgres(options.directUrl ?? url, channel, onNotify, listenOptions?.onError),
   };
 }
 
@@ -247,6 +282,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
         releaseLock();
       },
       dump: () => client.dumpDataDir('none'),
+      direct: (work) => work(db),
       listen: async (channel, onNotify) => {
         const unlisten = await client.listen(channel, () => onNotify());
         return () => unlisten().catch(() => {});

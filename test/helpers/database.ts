@@ -9,6 +9,21 @@ import { randomBase62 } from '../../src/core/ids.ts';
 export interface TestDatabase extends Database {
   /** On PostgreSQL, the URL of this database, for server processes and commands to use. */
   url: string | null;
+  /** The same database without PgBouncer, when the run goes through one (TEST_DATABASE_DIRECT_URL). */
+  directUrl: string | null;
+}
+
+/** DATABASE_URL (and DATABASE_DIRECT_URL when the run goes through PgBouncer) for a server process or a command on `database`. */
+export function databaseEnv(database: { url: string | null; directUrl: string | null }): Record<string, string> {
+  return {
+    DATABASE_URL: database.url ?? '',
+    ...(database.directUrl ? { DATABASE_DIRECT_URL: database.directUrl } : {}),
+  };
+}
+
+/** True when the run's DATABASE_URL goes through PgBouncer (TEST_DATABASE_DIRECT_URL is set). */
+export function throughPgBouncer(): boolean {
+  return Boolean(inject('postgres')?.directServerUrl);
 }
 
 /** True when the run is on PostgreSQL (TEST_DATABASE_URL), for the tests that need one. */
@@ -20,12 +35,15 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   const postgres = inject('postgres');
   if (postgres) {
     const name = `fieldhand_test_${randomBase62(12).toLowerCase()}`;
+    // through PgBouncer's `*` entry like the app's own connections (the template has none there)
     await adminStatement(postgres.serverUrl, `create database ${name} template ${postgres.template}`);
     const url = databaseUrl(postgres.serverUrl, name);
-    const database = await openDatabase({ databaseUrl: url, poolSize: 10 });
+    const directUrl = postgres.directServerUrl ? databaseUrl(postgres.directServerUrl, name) : null;
+    const database = await openDatabase({ databaseUrl: url, directUrl: directUrl ?? undefined, poolSize: 10 });
     return {
       ...database,
       url,
+      directUrl,
       close: async () => {
         await database.close();
         await adminStatement(postgres.serverUrl, `drop database if exists ${name} with (force)`);
@@ -35,7 +53,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   const template = inject('pgliteTemplate');
   if (!template) throw new Error('global setup provided no database');
   const database = await openDatabase({ loadDataDir: new Blob([fs.readFileSync(template)]) });
-  return { ...database, url: null };
+  return { ...database, url: null, directUrl: null };
 }
 
 /** `serverUrl` with another database name. */

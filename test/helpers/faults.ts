@@ -10,7 +10,7 @@ import { seedDemoEnvironment } from '../../src/modules/demo/index.ts';
 import { createWebhook } from '../../src/modules/webhooks/index.ts';
 import { depsFor } from './app.ts';
 import { demoCatalog, slots, sofa, ZIPS } from './bookings.ts';
-import { openTestDatabase } from './database.ts';
+import { databaseEnv, openTestDatabase, type TestDatabase } from './database.ts';
 import { type Api, type ApiResponse, apiClient } from './http.ts';
 import { startSmtpSink } from './smtp.ts';
 import { type Receiver, startReceiver, waitFor } from './webhooks.ts';
@@ -24,6 +24,16 @@ export function withApplicationName(databaseUrl: string, name: string): string {
   const url = new URL(databaseUrl);
   url.searchParams.set('application_name', name);
   return url.toString();
+}
+
+/**
+ * DATABASE_URL (and DATABASE_DIRECT_URL through PgBouncer) of `database` with every connection
+ * named `name`: the LISTEN session on the direct path too.
+ */
+export function namedDatabaseEnv(database: TestDatabase, name: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(databaseEnv(database)).map(([key, url]) => [key, withApplicationName(url, name)]),
+  );
 }
 
 export interface Backend {
@@ -87,10 +97,14 @@ export async function faultScene(
   return { receiver, smtp, database, db: database.sql, seeded };
 }
 
-/** The settings of a server process under a fault test: workers on, logs at info. */
-export function faultServerEnv(databaseUrl: string, poolSize: number, smtpUrl?: string): Record<string, string> {
+/** The settings of a server process under a fault test (`database`: its DATABASE_URLs): workers on, logs at info. */
+export function faultServerEnv(
+  database: Record<string, string>,
+  poolSize: number,
+  smtpUrl?: string,
+): Record<string, string> {
   return {
-    DATABASE_URL: databaseUrl,
+    ...database,
     DATABASE_POOL_SIZE: String(poolSize),
     LOG_LEVEL: 'info',
     RUN_WORKERS: 'true',

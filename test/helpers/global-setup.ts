@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { testDatabaseUrl } from '../../src/core/config.ts';
+import { testDatabaseDirectUrl, testDatabaseUrl } from '../../src/core/config.ts';
 import { openDatabase } from '../../src/core/db.ts';
 import { migrate } from '../../src/core/migrate.ts';
 import { adminStatement, databaseUrl } from './database.ts';
@@ -13,22 +13,29 @@ import { adminStatement, databaseUrl } from './database.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string | null;
-    /** The run's PostgreSQL server (its URL names the database to run `create database` from), and the template. */
-    postgres: { serverUrl: string; template: string } | null;
+    /**
+     * The run's PostgreSQL server (its URL names the database to run `create database` from),
+     * the same server without PgBouncer when the run goes through one, and the template.
+     */
+    postgres: { serverUrl: string; directServerUrl: string | null; template: string } | null;
   }
 }
 
 export default async function setup(project: TestProject) {
   const serverUrl = testDatabaseUrl();
   if (serverUrl) {
+    const directServerUrl = testDatabaseDirectUrl() ?? null;
+    // migrated directly, as serve does with DATABASE_DIRECT_URL; through PgBouncer, its idle
+    // server connection to the template would also make every `create database … template` fail
+    const adminUrl = directServerUrl ?? serverUrl;
     const template = `fieldhand_template_${process.pid}_${Date.now()}`;
-    await adminStatement(serverUrl, `create database ${template}`);
-    const db = await openDatabase({ databaseUrl: databaseUrl(serverUrl, template), poolSize: 1 });
+    await adminStatement(adminUrl, `create database ${template}`);
+    const db = await openDatabase({ databaseUrl: databaseUrl(adminUrl, template), poolSize: 1 });
     await migrate(db.sql);
     await db.close();
-    project.provide('postgres', { serverUrl, template });
+    project.provide('postgres', { serverUrl, directServerUrl, template });
     project.provide('pgliteTemplate', null);
-    return () => adminStatement(serverUrl, `drop database if exists ${template} with (force)`);
+    return () => adminStatement(adminUrl, `drop database if exists ${template} with (force)`);
   }
   const db = await openDatabase({});
   await migrate(db.sql);
