@@ -9,6 +9,7 @@ import type { Config } from './core/config.ts';
 import type { Database } from './core/db.ts';
 import type { Deps } from './core/deps.ts';
 import { type CredentialResolver, registerAuth } from './core/http/auth.ts';
+import { serializeOnFirstUse } from './core/http/compile-on-first-use.ts';
 import { frameworkErrorHandler, registerErrorHandler } from './core/http/error-handler.ts';
 import { idempotencyPurgeWorker, registerIdempotency } from './core/http/idempotency.ts';
 import { registerJsonBodies } from './core/http/json-body.ts';
@@ -87,6 +88,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
     frameworkErrors: frameworkErrorHandler,
     ajv: { customOptions: { removeAdditional: false } },
+    schemaController: { compilersFactory: { buildSerializer: serializeOnFirstUse } },
   });
   server.setValidatorCompiler(validatorCompiler);
   const routes: RouteOptions[] = [];

@@ -2,13 +2,9 @@
 // Everything else speaks SQL through `Sql` (the database or an open transaction).
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 
 export { type SQL, sql };
@@ -263,6 +259,14 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     dataDir = path.join(options.dataDir, 'pgdata');
   }
   try {
+    // Imported here, not at the top: PGlite (a WebAssembly Postgres) costs about a second and
+    // tens of megabytes to load, which a server on DATABASE_URL never needs.
+    const [{ PGlite }, { btree_gist }, { pg_trgm }, { drizzle: drizzlePglite }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite/contrib/btree_gist'),
+      import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('drizzle-orm/pglite'),
+    ]);
     const client = await PGlite.create({
       dataDir,
       loadDataDir: options.loadDataDir,

@@ -6,7 +6,13 @@ import fastJson from 'fast-json-stringify';
 import type { TSchema } from 'typebox';
 
 export function apiShape<T>(schema: TSchema, referenced: TSchema[] = []): (value: T) => T {
-  const external = Object.fromEntries(referenced.map((ref) => [(ref as { $id?: string }).$id, ref]));
-  const stringify = fastJson(schema as Parameters<typeof fastJson>[0], { schema: external as never });
-  return (value) => JSON.parse(stringify(value)) as T;
+  // compiled on first use, as the routes' serialisers are (compile-on-first-use.ts)
+  let stringify: ((value: T) => string) | undefined;
+  return (value) => {
+    if (!stringify) {
+      const external = Object.fromEntries(referenced.map((ref) => [(ref as { $id?: string }).$id, ref]));
+      stringify = fastJson(schema as Parameters<typeof fastJson>[0], { schema: external as never });
+    }
+    return JSON.parse(stringify(value)) as T;
+  };
 }

@@ -6,6 +6,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { isCalendarDate, isTimestamp, isTimestampOrDate } from '../dates.ts';
 import { AppError } from '../errors.ts';
+import { validateOnFirstUse } from './compile-on-first-use.ts';
 
 /** Date formats every schema shares: real calendar days and times in 1970-9999 (CONTRACT §12). */
 const DATE_FORMATS = {
@@ -42,7 +43,7 @@ const queryAjv = makeAjv(true);
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  return validateOnFirstUse(() => ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>);
 };
 
 const bodyChecks = new WeakMap<TSchema, ReturnType<typeof bodyAjv.compile>>();
