@@ -10,6 +10,9 @@
 -- transaction, so a rolled-back change bumps nothing. Coupons and crew time (bookings and time
 -- off) are not cached and have no trigger: pricing and availability read them on every request
 -- (a coupon's redemption count moves with every booking).
+-- Versions are drawn from one sequence, which a rollback does not give back: a number read
+-- inside a transaction that then rolls back is never the number of another catalog.
+create sequence catalog_version_numbers;
 create table catalog_versions (
   account_id text not null references accounts (id),
   environment text not null check (environment in ('test', 'live')),
@@ -22,14 +25,14 @@ declare
   changed record;
 begin
   if tg_op = 'DELETE' then changed := old; else changed := new; end if;
-  insert into catalog_versions as v (account_id, environment, version)
-  values (changed.account_id, changed.environment, 1)
-  on conflict (account_id, environment) do update set version = v.version + 1;
+  insert into catalog_versions (account_id, environment, version)
+  values (changed.account_id, changed.environment, nextval('catalog_version_numbers'))
+  on conflict (account_id, environment) do update set version = nextval('catalog_version_numbers');
   -- a row moved to another tenant (never done, but then both must move)
   if tg_op = 'UPDATE' and (old.account_id, old.environment) is distinct from (new.account_id, new.environment) then
-    insert into catalog_versions as v (account_id, environment, version)
-    values (old.account_id, old.environment, 1)
-    on conflict (account_id, environment) do update set version = v.version + 1;
+    insert into catalog_versions (account_id, environment, version)
+    values (old.account_id, old.environment, nextval('catalog_version_numbers'))
+    on conflict (account_id, environment) do update set version = nextval('catalog_version_numbers');
   end if;
   return null;
 end

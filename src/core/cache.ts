@@ -4,8 +4,8 @@
 //   A key revoked through another instance is refused within that time; one revoked through
 //   this process is refused at once (`forgetAll` after the revoking transaction commits).
 // - TenantCache: values derived from an account-and-environment's business setup, each stored
-//   with the catalog version it was read at; a reader passes the version it has just read from
-//   the database and gets nothing back if the value is older.
+//   with the catalog version it was read at; a reader uses one only if the version it has just
+//   read from the database is the same.
 import { LRUCache } from 'lru-cache';
 import type { Tenant } from './tenant.ts';
 
@@ -34,17 +34,22 @@ export class CredentialCache<T extends object> {
   }
 }
 
-export class TenantCache {
-  readonly #entries = new LRUCache<string, { version: string; value: object }>({ max: 10_000 });
+export interface Versioned<T> {
+  version: string | null;
+  value: T;
+}
 
-  /** The value stored under `key` for the tenant, if it was read at exactly `version`. */
-  get<T extends object>(tenant: Tenant, key: string, version: string): T | undefined {
-    const entry = this.#entries.get(tenantKey(tenant, key));
-    return entry?.version === version ? (entry.value as T) : undefined;
+export class TenantCache {
+  readonly #entries = new LRUCache<string, Versioned<object>>({ max: 10_000 });
+
+  /** What is stored under `key` for the tenant, with the catalog version it was read at. */
+  get<T extends object>(tenant: Tenant, key: string): Versioned<T> | undefined {
+    return this.#entries.get(tenantKey(tenant, key)) as Versioned<T> | undefined;
   }
 
-  set(tenant: Tenant, key: string, version: string, value: object): void {
-    this.#entries.set(tenantKey(tenant, key), { version, value });
+  /** Stores a value read at `version`; the caller uses it only while the database says the same. */
+  set(tenant: Tenant, key: string, entry: Versioned<object>): void {
+    this.#entries.set(tenantKey(tenant, key), entry);
   }
 }
 
