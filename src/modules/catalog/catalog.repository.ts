@@ -2,7 +2,8 @@
 // coupons, catalog_settings (written by catalog import, catalog-file.repository.ts) and
 // staff_time_blocks (crew time: bookings hold and free it through the catalog's services, and
 // staff time-off will share its exclusion constraint). Also reads accounts.currency (the
-// fallback of the environment's own currency).
+// fallback of the environment's own currency) and catalog_versions (moved by triggers, read
+// with what it versions; catalog-cache.ts).
 //
 // SQL for the catalog's readers: the services endpoints, and the scheduling and pricing
 // contexts (each loaded in one round trip, so bookings can load them inside a transaction).
