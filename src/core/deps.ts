@@ -1,9 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { CredentialCache, TenantCache } from './cache.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { type Database, type Sql, transaction } from './db.ts';
 import type { Mailer } from './email.ts';
 import type { EventPublisher } from './events.ts';
+import type { KnownCredential } from './http/auth.ts';
 import type { PaymentProcessors } from './payments.ts';
 
 /**
@@ -21,6 +23,10 @@ export interface Deps {
   log: FastifyBaseLogger;
   events: EventPublisher;
   payments: PaymentProcessors;
+  /** Credentials recently resolved, by token hash (core/cache.ts). */
+  credentials: CredentialCache<KnownCredential>;
+  /** Business setup read by pricing, availability and the industries list, by catalog version. */
+  catalogCache: TenantCache;
 }
 
 /**

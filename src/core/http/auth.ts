@@ -34,6 +34,13 @@ export interface Principal {
   userId?: string;
 }
 
+/** What a resolver keeps of a credential between requests (core/cache.ts): never the token. */
+export interface KnownCredential {
+  principal: Principal;
+  /** When an expiring credential (an access token) stops working, in ms; null = never. */
+  expiresAt: number | null;
+}
+
 /** Returns the principal for a token it recognises, null for one it does not know. */
 export type CredentialResolver = (token: string) => Promise<Principal | null>;
 

@@ -2,7 +2,8 @@
 // coupons, catalog_settings (written by catalog import, catalog-file.repository.ts) and
 // staff_time_blocks (crew time: bookings hold and free it through the catalog's services, and
 // staff time-off will share its exclusion constraint). Also reads accounts.currency (the
-// fallback of the environment's own currency).
+// fallback of the environment's own currency) and catalog_versions (moved by triggers, read
+// with what it versions; catalog-cache.ts).
 //
 // SQL for the catalog's readers: the services endpoints, and the scheduling and pricing
 // contexts (each loaded in one round trip, so bookings can load them inside a transaction).
@@ -93,7 +94,37 @@ function activeIndustry(tenant: Tenant, slug: string): SQL {
     where ${tenantIs(tenant)} and slug = ${slug} and is_active and archived_at is null`;
 }
 
+/**
+ * The environment's catalog version (migrations/0013: triggers move it with every change to the
+ * business setup), as text; null before the first change. Read in the same statement as what
+ * it versions, so the two agree.
+ */
+function catalogVersion(tenant: Tenant): SQL {
+  return sql`(select version::text from catalog_versions where ${tenantIs(tenant)})`;
+}
+
+export async function findCatalogVersion(db: Sql, tenant: Tenant): Promise<string | null> {
+  const row = await queryOne<{ version: string | null }>(db, sql`select ${catalogVersion(tenant)} as version`);
+  return row?.version ?? null;
+}
+
+/** The crew's booked time and time off (never cached) from the `day` CTE's local midnight, for two days. */
+function crewTimeOnDay(tenant: Tenant, staffIds: SQL): SQL {
+  return sql`coalesce((select json_agg(json_build_array(
+                    b.staff_id, b.booking_id,
+                    (extract(epoch from lower(b.during)) * 1000)::bigint,
+                    (extract(epoch from upper(b.during)) * 1000)::bigint))
+                  from staff_time_blocks b
+                  where ${tenantIs(tenant, 'b')} and b.staff_id = any(${staffIds})
+                    -- a scalar subquery, so that the window is an index condition
+                    and b.during && (select tstzrange((day.date::timestamp) at time zone day.timezone,
+                                                      ((day.date + 2)::timestamp) at time zone day.timezone)
+                                     from day)),
+                 '[]'::json)`;
+}
+
 export interface SchedulingRows {
+  version: string | null;
   industry: { id: string; slug: string; configuration_type: IndustryRow['configuration_type'] } | null;
   zone: {
     id: string;
@@ -137,24 +168,37 @@ export async function loadSchedulingRows(
         where ${tenantIs(tenant, 's')} and s.is_active and s.archived_at is null
           and ${input.industry} = any(s.industries) and sz.zone_id = (select id from zone))
       select
+        ${catalogVersion(tenant)} as version,
         (select row_to_json(industry) from industry) as industry,
         (select row_to_json(zone) from zone) as zone,
         (select date::text from day) as date,
         coalesce((select json_agg(json_build_object('id', id, 'hours', hours) order by position, id) from crew),
                  '[]'::json) as staff,
-        coalesce((select json_agg(json_build_array(
-                    b.staff_id, b.booking_id,
-                    (extract(epoch from lower(b.during)) * 1000)::bigint,
-                    (extract(epoch from upper(b.during)) * 1000)::bigint))
-                  from staff_time_blocks b
-                  where ${tenantIs(tenant, 'b')} and b.staff_id = any(array(select id from crew))
-                    -- a scalar subquery, so that the window is an index condition
-                    and b.during && (select tstzrange((day.date::timestamp) at time zone day.timezone,
-                                                      ((day.date + 2)::timestamp) at time zone day.timezone)
-                                     from day)),
-                 '[]'::json) as blocks`,
+        ${crewTimeOnDay(tenant, sql`array(select id from crew)`)} as blocks`,
   );
   if (!row) throw new Error('the scheduling query returned no row');
+  return row;
+}
+
+/**
+ * The catalog version and, for a cached zone and crew, the crew's time around the zone's local
+ * `date` (or the local date at `at`): availability's one query when the catalog is cached.
+ */
+export async function loadCrewTime(
+  db: Sql,
+  tenant: Tenant,
+  input: { staffIds: string[]; timezone: string; date?: string; at?: Date },
+): Promise<Pick<SchedulingRows, 'version' | 'date' | 'blocks'>> {
+  const row = await queryOne<Pick<SchedulingRows, 'version' | 'date' | 'blocks'>>(
+    db,
+    sql`with day as (
+        select coalesce(${input.date ?? null}::date,
+                        (${input.at ?? null}::timestamptz at time zone ${input.timezone}::text)::date) as date,
+               ${input.timezone}::text as timezone)
+      select ${catalogVersion(tenant)} as version, (select date::text from day) as date,
+        ${crewTimeOnDay(tenant, textArray(input.staffIds))} as blocks`,
+  );
+  if (!row) throw new Error('the crew time query returned no row');
   return row;
 }
 
@@ -173,6 +217,7 @@ export interface CouponRow {
 }
 
 export interface PricingRows {
+  version: string | null;
   industry: SchedulingRows['industry'];
   zone: { id: string; name: string; price_adjustment_percent: number; tax_rate: number } | null;
   products: {
@@ -189,6 +234,28 @@ export interface PricingRows {
   currency: string;
 }
 
+/** The environment's live coupon with this code, as JSON (coupons are read live, never cached). */
+function couponNamed(tenant: Tenant, code: string | null): SQL {
+  return sql`(select row_to_json(c) from (
+           select id, code, description, percent_off, amount_off, valid_from, valid_until, max_redemptions,
+                  times_redeemed, industries, is_active
+           from coupons
+           where ${tenantIs(tenant)} and lower(code) = lower(${code}) and archived_at is null) c)`;
+}
+
+/** The catalog version and the coupon: pricing's one query when the rest of the catalog is cached. */
+export async function findVersionAndCoupon(
+  db: Sql,
+  tenant: Tenant,
+  couponCode: string | null,
+): Promise<Pick<PricingRows, 'version' | 'coupon'>> {
+  const row = await queryOne<Pick<PricingRows, 'version' | 'coupon'>>(
+    db,
+    sql`select ${catalogVersion(tenant)} as version, ${couponNamed(tenant, couponCode)} as coupon`,
+  );
+  return row ?? { version: null, coupon: null };
+}
+
 /** Everything a price needs, in one round trip. */
 export async function loadPricingRows(
   db: Sql,
@@ -201,6 +268,7 @@ export async function loadPricingRows(
     sql`with industry as (${activeIndustry(tenant, input.industry)}),
       zone as (${zoneFor(tenant, input.zip, input.industry, zoneColumns)})
       select
+        ${catalogVersion(tenant)} as version,
         (select row_to_json(industry) from industry) as industry,
         (select row_to_json(zone) from zone) as zone,
         coalesce((select json_agg(json_build_object('id', p.id, 'name', p.name, 'base_price', p.base_price,
@@ -213,11 +281,7 @@ export async function loadPricingRows(
                   from extras e
                   where ${tenantIs(tenant, 'e')} and e.industry_id = (select id from industry)
                     and e.archived_at is null), '[]'::json) as extras,
-        (select row_to_json(c) from (
-           select id, code, description, percent_off, amount_off, valid_from, valid_until, max_redemptions,
-                  times_redeemed, industries, is_active
-           from coupons
-           where ${tenantIs(tenant)} and lower(code) = lower(${input.couponCode}) and archived_at is null) c) as coupon,
+        ${couponNamed(tenant, input.couponCode)} as coupon,
         (select row_to_json(s) from (
            select frequency_discounts, cancellation_policy from catalog_settings where ${tenantIs(tenant)}) s)
           as settings,

@@ -15,6 +15,7 @@ import {
 } from '../pricing/index.ts';
 import * as repository from './catalog.repository.ts';
 import type { AvailabilityQuery, PricingBody } from './catalog.schemas.ts';
+import { pricingRows, schedulingRows } from './catalog-cache.ts';
 import { type CatalogSettings, settingsFrom } from './settings.ts';
 
 async function industryBySlug(deps: Deps, tenant: Tenant, slug: string) {
@@ -68,7 +69,7 @@ export async function loadSchedulingContext(
   tenant: Tenant,
   input: { zip: string; industry: string; date?: string; at?: Date; industryParam?: string },
 ): Promise<SchedulingContext> {
-  const rows = await repository.loadSchedulingRows(deps.db, tenant, input);
+  const rows = await schedulingRows(deps, tenant, input);
   if (!rows.industry) throw unknownIndustry(input.industry, input.industryParam ?? 'industry');
   const zone = rows.zone;
   return {
@@ -155,7 +156,7 @@ export async function loadPricingContext(
 ): Promise<PricingContext> {
   const zip = input.zip?.trim() ?? null;
   const couponCode = input.couponCode?.trim() || null;
-  const rows = await repository.loadPricingRows(deps.db, tenant, { industry: input.industry, zip, couponCode });
+  const rows = await pricingRows(deps, tenant, { industry: input.industry, zip, couponCode });
   if (!rows.industry) throw unknownIndustry(input.industry, input.params?.industry ?? 'industry');
   if (zip !== null && !rows.zone) {
     throw invalidParameter(input.params?.zip ?? 'zip', `We do not serve ${input.industry} at ZIP ${zip}.`);

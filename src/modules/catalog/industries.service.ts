@@ -8,6 +8,7 @@ import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import { checkInput } from '../../core/http/validation.ts';
 import { newId } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
+import { atCatalogVersion } from './catalog-cache.ts';
 import { ROOMS, roomProblems } from './catalog-file.ts';
 import * as repository from './industries.repository.ts';
 import {
@@ -44,9 +45,13 @@ export function extraView(row: repository.ExtraRow): ExtraObject {
 
 const INDUSTRY_SLUG_TAKEN = 'industries_slug';
 
-export async function listIndustries(deps: Deps, tenant: Tenant, query: { include_inactive?: boolean } = {}) {
-  const rows = await repository.listIndustries(deps.db, tenant, query.include_inactive === true);
-  return { data: rows.map(industryView) };
+/** The industries (GET /v1/services/industries, the dashboard), through the catalog cache. */
+export function listIndustries(deps: Deps, tenant: Tenant, query: { include_inactive?: boolean } = {}) {
+  const includeInactive = query.include_inactive === true;
+  return atCatalogVersion(deps, tenant, JSON.stringify(['industries', includeInactive]), async () => {
+    const rows = await repository.listIndustries(deps.db, tenant, includeInactive);
+    return { data: rows.map(industryView) };
+  });
 }
 
 export async function industryBySlug(deps: Deps, tenant: Tenant, slug: string, lock = false) {

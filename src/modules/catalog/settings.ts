@@ -8,6 +8,7 @@ import { checkInput } from '../../core/http/validation.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import type { CancellationPolicy, Frequency } from '../pricing/index.ts';
 import { findSettings } from './catalog.repository.ts';
+import { atCatalogVersion } from './catalog-cache.ts';
 import { atMostThreeDecimals } from './catalog-file.ts';
 import * as repository from './settings.repository.ts';
 import { type SettingsView, UpdateSettingsBody } from './settings.schemas.ts';
@@ -32,8 +33,9 @@ export function settingsFrom(
   } as CatalogSettings;
 }
 
-export async function loadCatalogSettings(deps: Deps, tenant: Tenant): Promise<CatalogSettings> {
-  return settingsFrom(await findSettings(deps.db, tenant));
+/** The discounts and policy bookings apply, through the catalog cache (catalog-cache.ts). */
+export function loadCatalogSettings(deps: Deps, tenant: Tenant): Promise<CatalogSettings> {
+  return atCatalogVersion(deps, tenant, '["settings"]', async () => settingsFrom(await findSettings(deps.db, tenant)));
 }
 
 function settingsView(record: repository.SettingsRecord): SettingsView {

@@ -241,5 +241,5 @@ async function deleteApp(
     if (!row) throw notFound('OAuth app', clientId, 'id');
     await tokens.revokeAppGrants(db, clientId, now);
     return { client_id: row.id, deleted: true as const };
-  });
+  }).finally(() => deps.credentials.forgetAll());
 }

@@ -107,6 +107,19 @@ function tenantOfRow(row: { account_id: string; environment: Tenant['environment
 }
 
 /**
+ * The token pair, or the OAuth error. A refused code or refresh token may have revoked its grant
+ * (a replay): the credential cache then forgets, once the transaction has committed.
+ */
+function settled(deps: Deps, outcome: Outcome): TokenResponse {
+  if (outcome.error !== undefined) {
+    deps.credentials.forgetAll();
+    throw new OAuthError('invalid_grant', outcome.error);
+  }
+  if (outcome.scopeError !== undefined) throw new OAuthError('invalid_scope', outcome.scopeError);
+  return outcome.pair;
+}
+
+/**
  * Redeems an authorization code (RFC 6749 §4.1.3, RFC 7636 §4.6). A code is good once: a second
  * redemption is invalid_grant and revokes the grant the first one created (RFC 6749 §4.1.2).
  */
@@ -155,9 +168,7 @@ export async function redeemAuthorizationCode(
     return { pair };
   });
   // the revocation above must commit, so failures are returned from the transaction, thrown here
-  if (outcome.error !== undefined) throw new OAuthError('invalid_grant', outcome.error);
-  if (outcome.scopeError !== undefined) throw new OAuthError('invalid_scope', outcome.scopeError);
-  return outcome.pair;
+  return settled(deps, outcome);
 }
 
 /**
@@ -197,9 +208,7 @@ export async function rotateRefreshToken(
     );
     return { pair };
   });
-  if (outcome.error !== undefined) throw new OAuthError('invalid_grant', outcome.error);
-  if (outcome.scopeError !== undefined) throw new OAuthError('invalid_scope', outcome.scopeError);
-  return outcome.pair;
+  return settled(deps, outcome);
 }
 
 /**
@@ -215,15 +224,33 @@ export async function revokeTokenOfApp(deps: Deps, app: apps.OAuthAppRow, token:
     if (row.kind === 'refresh') await tokens.revokeGrant(tx, row.grant_id, now);
     else await tokens.revokeToken(tx, row.id, now);
   });
+  // committed: refused by this process from the next request, by others within CREDENTIAL_TTL_MS
+  deps.credentials.forgetAll();
 }
 
-/** Authenticates /v1 requests made with an OAuth access token. */
+/**
+ * Authenticates /v1 requests made with an OAuth access token. A token found is believed for
+ * CREDENTIAL_TTL_MS (deps.credentials, keyed by its hash); its expiry is checked on every request.
+ */
 export function accessTokenResolver(deps: Deps): CredentialResolver {
   return async (token) => {
     if (!ACCESS_TOKEN.test(token)) return null;
-    const row = await tokens.findAccessToken(deps.db, hashSecret(token));
-    if (!row || row.revoked_at) return null;
-    if (expired(row.expires_at, deps.clock.now())) {
+    const tokenHash = hashSecret(token);
+    const known = await deps.credentials.resolve(tokenHash, async () => {
+      const row = await tokens.findAccessToken(deps.db, tokenHash);
+      if (!row || row.revoked_at) return null;
+      return {
+        principal: {
+          tenant: tenantOfRow(row),
+          // the grant, not the token, is the credential: rate limits survive a token refresh
+          credential: { kind: 'oauth_token', id: row.grant_id, scopes: row.scopes },
+          userId: row.user_id,
+        },
+        expiresAt: new Date(isoTimestamp(row.expires_at)).getTime(),
+      };
+    });
+    if (!known) return null;
+    if (known.expiresAt !== null && known.expiresAt <= deps.clock.now().getTime()) {
       throw new AppError('token_expired', 'The access token has expired; use the refresh token to get a new one.', {
         headers: {
           'www-authenticate':
@@ -231,12 +258,7 @@ export function accessTokenResolver(deps: Deps): CredentialResolver {
         },
       });
     }
-    return {
-      tenant: tenantOfRow(row),
-      // the grant, not the token, is the credential: rate limits survive a token refresh
-      credential: { kind: 'oauth_token', id: row.grant_id, scopes: row.scopes },
-      userId: row.user_id,
-    };
+    return known.principal;
   };
 }
 
@@ -268,5 +290,5 @@ export async function revokeGrant(deps: Deps, tenant: Tenant, input: { grantId: 
     if (!grant || grant.user_id !== input.userId) throw notFound('grant', input.grantId, 'id');
     await tokens.revokeGrant(tx, input.grantId, now);
     return grantView({ ...grant, revoked_at: grant.revoked_at ?? now.toISOString() });
-  });
+  }).finally(() => deps.credentials.forgetAll());
 }

@@ -1,0 +1,58 @@
+// The process's two caches (docs/caching.md). Both are bounded LRUs (lru-cache) and neither is
+// shared between instances: what makes them correct across instances is how they are checked.
+// - CredentialCache: what a credential resolver found for a token hash, kept CREDENTIAL_TTL_MS.
+//   A key revoked through another instance is refused within that time; one revoked through
+//   this process is refused at once (`forgetAll` after the revoking transaction commits).
+// - TenantCache: values derived from an account-and-environment's business setup, each stored
+//   with the catalog version it was read at; a reader uses one only if the version it has just
+//   read from the database is the same.
+import { LRUCache } from 'lru-cache';
+import type { Tenant } from './tenant.ts';
+
+/** How long a credential is believed without asking the database: revocation must bite within 1 s. */
+export const CREDENTIAL_TTL_MS = 500;
+
+export class CredentialCache<T extends object> {
+  readonly #entries = new LRUCache<string, T>({ max: 10_000, ttl: CREDENTIAL_TTL_MS });
+  /** Moves on every `forgetAll`: a lookup that started before it is not stored after it. */
+  #generation = 0;
+
+  /** The cached value for a token hash, else what `load` finds (null, an unknown token, is not kept). */
+  async resolve(tokenHash: string, load: () => Promise<T | null>): Promise<T | null> {
+    const hit = this.#entries.get(tokenHash);
+    if (hit) return hit;
+    const generation = this.#generation;
+    const found = await load();
+    if (found && generation === this.#generation) this.#entries.set(tokenHash, found);
+    return found;
+  }
+
+  /** A credential was revoked here: nothing cached may answer for it any more (revocations are rare). */
+  forgetAll(): void {
+    this.#generation++;
+    this.#entries.clear();
+  }
+}
+
+export interface Versioned<T> {
+  version: string | null;
+  value: T;
+}
+
+export class TenantCache {
+  readonly #entries = new LRUCache<string, Versioned<object>>({ max: 10_000 });
+
+  /** What is stored under `key` for the tenant, with the catalog version it was read at. */
+  get<T extends object>(tenant: Tenant, key: string): Versioned<T> | undefined {
+    return this.#entries.get(tenantKey(tenant, key)) as Versioned<T> | undefined;
+  }
+
+  /** Stores a value read at `version`; the caller uses it only while the database says the same. */
+  set(tenant: Tenant, key: string, entry: Versioned<object>): void {
+    this.#entries.set(tenantKey(tenant, key), entry);
+  }
+}
+
+function tenantKey(tenant: Tenant, key: string): string {
+  return `${tenant.accountId}\u0000${tenant.environment}\u0000${key}`;
+}

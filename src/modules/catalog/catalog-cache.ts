@@ -1,0 +1,72 @@
+// The business setup read through the process's catalog cache (deps.catalogCache, core/cache.ts;
+// docs/caching.md). A value is stored with the catalog version it was read at and used only while
+// the database reports that version, which each request reads with one primary-key lookup, in the
+// same statement as what is never cached: the crew's booked time and time off, and coupons (whose
+// redemption count moves with every booking). A change made through any instance moves the
+// version in its own transaction (triggers, migrations/0013), so the next request everywhere
+// misses and reloads.
+import type { Deps } from '../../core/deps.ts';
+import type { Tenant } from '../../core/tenant.ts';
+import * as repository from './catalog.repository.ts';
+
+type SchedulingCatalog = Pick<repository.SchedulingRows, 'industry' | 'zone' | 'staff'>;
+type PricingCatalog = Omit<repository.PricingRows, 'version' | 'coupon'>;
+
+/** A value read at the current catalog version: from the cache, else `load`ed and kept. */
+export async function atCatalogVersion<T extends object>(
+  deps: Deps,
+  tenant: Tenant,
+  key: string,
+  load: () => Promise<T>,
+): Promise<T> {
+  // read before loading: what `load` reads is then at least this version, never older
+  const version = await repository.findCatalogVersion(deps.db, tenant);
+  const cached = deps.catalogCache.get<T>(tenant, key);
+  if (cached && cached.version === version) return cached.value;
+  const value = await load();
+  deps.catalogCache.set(tenant, key, { version, value });
+  return value;
+}
+
+/** loadSchedulingRows, with the zone and crew from the cache and their time read live. */
+export async function schedulingRows(
+  deps: Deps,
+  tenant: Tenant,
+  input: { zip: string; industry: string; date?: string; at?: Date },
+): Promise<repository.SchedulingRows> {
+  const key = JSON.stringify(['scheduling', input.industry, input.zip]);
+  const cached = deps.catalogCache.get<SchedulingCatalog>(tenant, key);
+  if (cached) {
+    const { zone, staff } = cached.value;
+    const live = zone
+      ? await repository.loadCrewTime(deps.db, tenant, {
+          staffIds: staff.map((member) => member.id),
+          timezone: zone.timezone,
+          date: input.date,
+          at: input.at,
+        })
+      : { version: await repository.findCatalogVersion(deps.db, tenant), date: null, blocks: [] };
+    if (live.version === cached.version) return { ...cached.value, ...live };
+  }
+  const rows = await repository.loadSchedulingRows(deps.db, tenant, input);
+  const { industry, zone, staff } = rows;
+  deps.catalogCache.set(tenant, key, { version: rows.version, value: { industry, zone, staff } });
+  return rows;
+}
+
+/** loadPricingRows, with all but the coupon from the cache. */
+export async function pricingRows(
+  deps: Deps,
+  tenant: Tenant,
+  input: { zip: string | null; industry: string; couponCode: string | null },
+): Promise<repository.PricingRows> {
+  const key = JSON.stringify(['pricing', input.industry, input.zip]);
+  const cached = deps.catalogCache.get<PricingCatalog>(tenant, key);
+  if (cached) {
+    const live = await repository.findVersionAndCoupon(deps.db, tenant, input.couponCode);
+    if (live.version === cached.version) return { ...cached.value, ...live };
+  }
+  const { version, coupon, ...catalog } = await repository.loadPricingRows(deps.db, tenant, input);
+  deps.catalogCache.set(tenant, key, { version, value: catalog });
+  return { version, coupon, ...catalog };
+}
