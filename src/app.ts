@@ -76,7 +76,7 @@ export interface Workers {
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, database, clock } = options;
   const server = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    logger: options.logger === false ? false : loggerOptions(config.logLevel, config.logFormat),
     genReqId: () => newId('request'),
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,

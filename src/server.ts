@@ -11,7 +11,7 @@ import { seedFirstRun } from './modules/demo/index.ts';
 
 export async function serve(config: Config = loadConfig()): Promise<void> {
   // the app's logger exists only once the database is open; start-up logs with the same settings
-  const startupLog = pino(loggerOptions(config.logLevel));
+  const startupLog = pino(loggerOptions(config.logLevel, config.logFormat));
   const giveUpAt = Date.now() + config.databaseConnectTimeoutSeconds * 1000;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,

@@ -21,6 +21,8 @@ export interface Config {
   emailFrom: string;
   webhookAllowPrivateUrls: boolean;
   logLevel: string;
+  /** `pretty` (pino-pretty, for people) or `json` (one object a line, for machines). */
+  logFormat: 'json' | 'pretty';
   rateLimitMax: number;
   rateLimitWindowSeconds: number;
   corsOrigins: string[];
@@ -83,6 +85,15 @@ function url(env: Env, name: string, fallback: string): string {
   }
 }
 
+/** LOG_FORMAT, or by default human-readable lines in a terminal and JSON lines otherwise. */
+export function logFormat(env: Env, stdoutIsTerminal: boolean): 'json' | 'pretty' {
+  const value = env.LOG_FORMAT || (stdoutIsTerminal ? 'pretty' : 'json');
+  if (value !== 'json' && value !== 'pretty') {
+    throw new ConfigError(`LOG_FORMAT must be "json" or "pretty", got "${value}"`);
+  }
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000);
   const baseUrl = url(env, 'BASE_URL', `http://localhost:${port}`);
@@ -101,6 +112,7 @@ export function loadConfig(env: Env = process.env): Config {
     emailFrom: env.EMAIL_FROM || 'Fieldhand <no-reply@fieldhand.local>',
     webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: logFormat(env, process.stdout.isTTY === true),
     rateLimitMax: integer(env, 'RATE_LIMIT_MAX', 100, 1),
     rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_S', 10, 1),
     corsOrigins: (env.CORS_ORIGINS || '')

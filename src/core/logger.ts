@@ -8,10 +8,16 @@ import { isDatabaseUnavailable, unavailableReason } from './db.ts';
 /** One line per kind of repeated failure per window (CONTRACT §12). */
 export const THROTTLE_WINDOW_MS = 10_000;
 
-/** pino settings: secrets never reach the log, whatever a request carries. */
-export function loggerOptions(level: string): LoggerOptions {
+/**
+ * pino settings: secrets never reach the log, whatever a request carries. `pretty` writes
+ * through pino-pretty (redaction and the throttle apply before it, in this thread).
+ */
+export function loggerOptions(level: string, format: 'json' | 'pretty' = 'json'): LoggerOptions {
   return {
     level,
+    ...(format === 'pretty'
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } }
+      : {}),
     redact: {
       paths: [
         'req.headers.authorization',

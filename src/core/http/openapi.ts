@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document is generated from the same route schemas that validate requests
-// and serialise responses, served at /v1/openapi.json and rendered by Scalar at /docs.
+// and serialise responses, served at /v1/openapi.json and rendered by Swagger UI at /docs.
 import swagger from '@fastify/swagger';
-import scalar from '@scalar/fastify-api-reference';
+import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ErrorResponse } from './error-handler.ts';
@@ -85,8 +85,16 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
   });
 
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(scalar, {
+  // Swagger UI's files are in the package and served from here, under a same-origin CSP: the
+  // page works offline and sends nothing to another host (Scalar, before, loaded fonts from a
+  // CDN, offered SaaS buttons and wanted Node 22). "Try it out" calls this server with the
+  // bearer token given under Authorize.
+  await app.register(swaggerUi, {
     routePrefix: '/docs',
-    configuration: { url: '/v1/openapi.json', title: 'Fieldhand API' },
+    staticCSP: true,
+    uiConfig: { deepLinking: true, tryItOutEnabled: true, persistAuthorization: false, displayRequestDuration: true },
+    // "Try it out" calls the server that served the page (BASE_URL may name another host, such
+    // as the public address in front of a proxy); /v1/openapi.json keeps BASE_URL
+    transformSpecification: (document) => ({ ...document, servers: [{ url: '/' }] }),
   });
 }
