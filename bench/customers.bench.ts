@@ -85,9 +85,7 @@ export default async function run(): Promise<void> {
         `${kind} ${figures.p99} ms (total ${answered}${answered === counted?.total ? ' = SQL count' : `, SQL count ${counted?.total}: WRONG`})`,
       );
     }
-    console.log(
-      `GET by id / ceiling: ${(byId.requestsPerSecond / ceiling.bare).toFixed(2)} (target >= 0.6)`,
-    );
+    console.log(`GET by id / ceiling: ${(byId.requestsPerSecond / ceiling.bare).toFixed(2)} (target >= 0.6)`);
     console.log(`search p99 at 50 connections: ${search.p99} ms`);
     console.log(`search p99 at 10 connections: ${searchP99.join('; ')} (target < 20 ms each)`);
   } finally {

@@ -8,9 +8,9 @@ import {
   heading,
   type LoadResult,
   load,
+  measureCeiling,
   startBenchInstance,
   startBenchServer,
-  startCeilingServer,
   startPgBouncer,
 } from './harness.ts';
 
@@ -44,12 +44,7 @@ export default async function run(): Promise<void> {
     };
     const headers = { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' };
 
-    const bare = await startCeilingServer(server);
-    const ceiling = await load('ceiling: bare route, one PK select (direct)', {
-      url: bare.url,
-      requests: [{ setupRequest: (req) => ({ ...req, path: `/customers/${ids[n++ % ids.length]}` }) }],
-    });
-    await bare.stop();
+    const ceiling = await measureCeiling(server, () => `/customers/${ids[n++ % ids.length]}`);
 
     const env = {
       DATABASE_URL: bouncer.urlFor(server.databaseUrl),
@@ -99,8 +94,8 @@ export default async function run(): Promise<void> {
       server.database.sql,
       sql`select count(*)::int as count from pg_stat_activity where datname = ${name}`,
     );
-    console.log(`GET by id, both instances / ceiling: ${(reads / ceiling.requestsPerSecond).toFixed(2)}`);
-    console.log(`POST customers, both instances / ceiling: ${(writes / ceiling.requestsPerSecond).toFixed(2)}`);
+    console.log(`GET by id, both instances / ceiling: ${(reads / ceiling.bare).toFixed(2)}`);
+    console.log(`POST customers, both instances / ceiling: ${(writes / ceiling.bare).toFixed(2)}`);
     console.log(
       `PgBouncer: ${pool.servers} server connections for the instances' pools (up to 2 × ${POOL_SIZE} clients); ` +
         `backends on the database now (PgBouncer's, LISTEN, the bench's own): ${backends?.count}`,
