@@ -94,6 +94,11 @@ export default async function run(): Promise<void> {
     console.log(
       `bookings created ${made?.bookings}, overlapping crew time ${made?.overlaps} (slots offered ${slots.length})`,
     );
+    // BENCH_CREATE_ONLY=1 stops here (profiling the write path needs no list)
+    if (process.env.BENCH_CREATE_ONLY) {
+      console.log(`bookings/s: ${creation.requestsPerSecond}, create p99: ${creation.p99} ms`);
+      return;
+    }
 
     // 200,000 bookings in the account, bulk-inserted with the shape the API writes
     const sample = await api('POST', '/v1/services/pricing', { industry: 'junk-removal', zip: '60601', configuration });

@@ -41,4 +41,14 @@ export interface EventPublisher {
    * exists exactly when its change committed. `object` is the resource as the API returns it.
    */
   publish(tx: Sql, tenant: Tenant, type: EventType, object: unknown, at: Date): Promise<EventPayload>;
+  /**
+   * Records several events of one change, in this order, with one statement (their webhook
+   * attempts included): what a change that publishes two or three events calls.
+   */
+  publishAll(
+    tx: Sql,
+    tenant: Tenant,
+    events: readonly { type: EventType; object: unknown }[],
+    at: Date,
+  ): Promise<EventPayload[]>;
 }

@@ -1,5 +1,5 @@
 // Owns: events (the outbox: one row per event, written in the transaction of its change).
-import { type Sql, sql } from '../../core/db.ts';
+import { queryOne, type SQL, type Sql, sql } from '../../core/db.ts';
 import { insertRow, tenantColumns } from '../../core/rows.ts';
 import type { Tenant } from '../../core/tenant.ts';
 
@@ -20,4 +20,33 @@ export function insertEvent(db: Sql, tenant: Tenant, event: NewEvent): Promise<v
     body: event.body,
     created_at: event.createdAt,
   });
+}
+
+/**
+ * Inserts the events and runs each of `alongside` (data-modifying statements with `returning`,
+ * the subscribers' rows) in the same statement, one round trip in all. Returns how many rows
+ * each of `alongside` returned. The parts see the database as it was before the statement, so
+ * none of them may read the events it inserts (a foreign key to them is checked at its end).
+ */
+export async function insertEvents(
+  db: Sql,
+  tenant: Tenant,
+  events: readonly NewEvent[],
+  alongside: readonly SQL[],
+): Promise<number[]> {
+  const rows = events.map(
+    (event) =>
+      sql`(${event.id}, ${tenant.accountId}, ${tenant.environment}, ${event.type}, ${event.body}::jsonb, ${event.body},
+           ${event.createdAt}::timestamptz)`,
+  );
+  const parts = alongside.map((part, i) => sql`${sql.identifier(`part${i}`)} as (${part})`);
+  const counts = alongside.map((_, i) => sql`(select count(*) from ${sql.identifier(`part${i}`)})::int`);
+  const row = await queryOne<{ counts: number[] | null }>(
+    db,
+    sql`with inserted as (insert into events (id, account_id, environment, type, payload, body, created_at)
+                          values ${sql.join(rows, sql`, `)})
+        ${parts.length > 0 ? sql`, ${sql.join(parts, sql`, `)}` : sql``}
+        select ${counts.length > 0 ? sql`array[${sql.join(counts, sql`, `)}]` : sql`null::int[]`} as counts`,
+  );
+  return row?.counts ?? [];
 }
