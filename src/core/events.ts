@@ -1,7 +1,7 @@
 // The event port: what a service calls to say "this happened". The events module implements
 // it (the outbox row, then its subscribers, in the caller's transaction); services receive it
 // through deps, so every entry point that builds deps publishes to the same listeners.
-import type { Sql } from './db.ts';
+import type { SQL, Sql } from './db.ts';
 import type { Tenant } from './tenant.ts';
 
 export const EVENT_TYPES = [
@@ -40,7 +40,14 @@ export interface EventPublisher {
    * Records an event in `tx`, the transaction of the change that causes it, so the event
    * exists exactly when its change committed. `object` is the resource as the API returns it.
    */
-  publish(tx: Sql, tenant: Tenant, type: EventType, object: unknown, at: Date): Promise<EventPayload>;
+  publish(
+    tx: Sql,
+    tenant: Tenant,
+    type: EventType,
+    object: unknown,
+    at: Date,
+    options?: PublishOptions,
+  ): Promise<EventPayload>;
   /**
    * Records several events of one change, in this order, with one statement (their webhook
    * attempts included): what a change that publishes two or three events calls.
@@ -50,5 +57,14 @@ export interface EventPublisher {
     tenant: Tenant,
     events: readonly { type: EventType; object: unknown }[],
     at: Date,
+    options?: PublishOptions,
   ): Promise<EventPayload[]>;
+}
+
+export interface PublishOptions {
+  /**
+   * The change's own write (an insert or update, by its module's repository), run in the same
+   * statement as the events: one round trip for both. It must not read what the events write.
+   */
+  with?: SQL;
 }

@@ -72,12 +72,19 @@ export async function loadBookingDetail(
 ): Promise<BookingDetailView> {
   const row = await repository.findBookingDetail(deps.db, tenant, id);
   if (!row) throw notFound('booking', id);
-  // in the API's shape, so that events built from it carry exactly what GET returns
+  return bookingDetailView(row, options.created ? [] : await bookingInvoices(deps, tenant, id));
+}
+
+/** The detail row in the API's shape, so that events built from it carry exactly what GET returns. */
+export function bookingDetailView(
+  row: repository.BookingRow & repository.BookingExtras,
+  invoices: BookingDetailView['invoices'],
+): BookingDetailView {
   return asApiBookingDetail({
     ...bookingView(row),
     timeline: row.timeline,
     crew: row.crew,
-    invoices: options.created ? [] : await bookingInvoices(deps, tenant, id),
+    invoices,
     subscription: row.subscription,
   });
 }
@@ -160,7 +167,7 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
           now,
         });
       }
-      await repository.insertBooking(deps.db, tenant, {
+      const inserted = await repository.insertBooking(deps.db, tenant, {
         id,
         customerId: customer.id,
         addressId: address.id,
@@ -176,10 +183,13 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
         timeline: [{ status: 'confirmed', at: now.toISOString(), note: 'Booked' }],
         now,
       });
-      await refreshCustomerStats(deps, tenant, customer.id);
-      const view = await loadBookingDetail(deps, tenant, id, { created: true });
-      await deps.events.publish(deps.db, tenant, 'booking.created', view, now);
-      await repository.adjustBookingCounts(deps.db, tenant, { confirmed: 1 });
+      await setBookingStats(deps, tenant, customer.id, inserted.stats);
+      // just made, so no invoice names it yet
+      const view = bookingDetailView(inserted.detail, []);
+      // the counts go last, with the event: their rows are shared by the whole environment
+      await deps.events.publish(deps.db, tenant, 'booking.created', view, now, {
+        with: repository.bookingCountsChange(tenant, { confirmed: 1 }),
+      });
       return view;
     }),
   );

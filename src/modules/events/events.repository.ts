@@ -24,15 +24,16 @@ export function insertEvent(db: Sql, tenant: Tenant, event: NewEvent): Promise<v
 
 /**
  * Inserts the events and runs each of `alongside` (data-modifying statements with `returning`,
- * the subscribers' rows) in the same statement, one round trip in all. Returns how many rows
- * each of `alongside` returned. The parts see the database as it was before the statement, so
- * none of them may read the events it inserts (a foreign key to them is checked at its end).
+ * the subscribers' rows) and `also` in the same statement, one round trip in all. Returns how
+ * many rows each of `alongside` returned. The parts see the database as it was before the
+ * statement, so none may read the events it inserts (a foreign key to them is checked at its end).
  */
 export async function insertEvents(
   db: Sql,
   tenant: Tenant,
   events: readonly NewEvent[],
   alongside: readonly SQL[],
+  also?: SQL,
 ): Promise<number[]> {
   const rows = events.map(
     (event) =>
@@ -40,6 +41,7 @@ export async function insertEvents(
            ${event.createdAt}::timestamptz)`,
   );
   const parts = alongside.map((part, i) => sql`${sql.identifier(`part${i}`)} as (${part})`);
+  if (also) parts.push(sql`also as (${also})`);
   const counts = alongside.map((_, i) => sql`(select count(*) from ${sql.identifier(`part${i}`)})::int`);
   const row = await queryOne<{ counts: number[] | null }>(
     db,

@@ -45,7 +45,7 @@ export interface EventSubscriber {
 
 /** The outbox publisher: stores the events and their subscribers' rows in `tx`, in one statement. */
 export function eventPublisher(subscribers: readonly EventSubscriber[]): EventPublisher {
-  const publishAll: EventPublisher['publishAll'] = async (tx, tenant, events, at) => {
+  const publishAll: EventPublisher['publishAll'] = async (tx, tenant, events, at, options = {}) => {
     const payloads = events.map(({ type, object }) => eventPayload(tenant, type, object, at));
     const published = events.map(({ type }, i) => ({ id: (payloads[i] as EventPayload).id, type, at }));
     const returned = await repository.insertEvents(
@@ -53,6 +53,7 @@ export function eventPublisher(subscribers: readonly EventSubscriber[]): EventPu
       tenant,
       payloads.map((payload) => ({ id: payload.id, type: payload.type, body: JSON.stringify(payload), createdAt: at })),
       subscribers.map((subscriber) => subscriber.rows(tenant, published)),
+      options.with,
     );
     for (const [i, subscriber] of subscribers.entries()) {
       await subscriber.after(tx, tenant, published, returned[i] ?? 0);
@@ -61,8 +62,8 @@ export function eventPublisher(subscribers: readonly EventSubscriber[]): EventPu
   };
   return {
     publishAll,
-    async publish(tx, tenant, type, object, at) {
-      const [payload] = await publishAll(tx, tenant, [{ type, object }], at);
+    async publish(tx, tenant, type, object, at, options) {
+      const [payload] = await publishAll(tx, tenant, [{ type, object }], at, options);
       return payload as EventPayload;
     },
   };

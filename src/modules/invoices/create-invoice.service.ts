@@ -112,39 +112,46 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
   if (paid) await adjustCustomerBalances(deps, tenant, draft.customer_id, { spent: draft.total });
   const declined = payment?.failure ?? null;
 
-  // The number is the last lock taken (see takeInvoiceNumber), and comes before the events
-  // that show it.
   const zeroTotal = draft.total === 0;
-  const issued: repository.InvoiceRow = {
+  const unnumbered: repository.InvoiceRow = {
     ...draft,
-    number: await repository.takeInvoiceNumber(deps.db, tenant),
     status: zeroTotal ? 'paid' : 'pending',
     issued_at: at,
     paid_at: zeroTotal ? at : null,
   };
-  const charged: repository.InvoiceRow = paid
-    ? { ...issued, status: 'paid', amount_paid: issued.total, paid_at: at, payment_method: payment.payment_method }
-    : { ...issued, last_payment_error: declined && { ...declined, at } };
-  await repository.updateInvoice(
+  const outcome: repository.InvoiceRow = paid
+    ? { ...unnumbered, status: 'paid', amount_paid: draft.total, paid_at: at, payment_method: payment.payment_method }
+    : { ...unnumbered, last_payment_error: declined && { ...declined, at } };
+  // The number is the last lock taken (see numberInvoice): only the events, which show it, and
+  // the commit come after it.
+  const number = await repository.numberInvoice(
     deps.db,
     tenant,
     draft.id,
     {
-      number: charged.number ?? undefined,
-      status: charged.status,
-      amount_paid: charged.amount_paid,
+      status: outcome.status,
+      amount_paid: outcome.amount_paid,
       issued_at: now,
-      paid_at: charged.paid_at === null ? undefined : now,
-      payment_method: charged.payment_method ?? undefined,
-      last_payment_error: charged.last_payment_error ?? undefined,
+      paid_at: outcome.paid_at === null ? undefined : now,
+      payment_method: outcome.payment_method ?? undefined,
+      last_payment_error: outcome.last_payment_error ?? undefined,
     },
     now,
   );
+  const issued = { ...unnumbered, number };
+  const charged = { ...outcome, number };
 
   // invoice.created shows the invoice as issued, before any charge; then what the charge did.
-  await deps.events.publish(deps.db, tenant, 'invoice.created', invoiceView(issued, [], [], now), now);
   const invoice = invoiceView(charged, payment ? [payment] : [], [], now);
-  if (invoice.status === 'paid') await deps.events.publish(deps.db, tenant, 'invoice.paid', invoice, now);
+  await deps.events.publishAll(
+    deps.db,
+    tenant,
+    [
+      { type: 'invoice.created', object: invoiceView(issued, [], [], now) },
+      ...(invoice.status === 'paid' ? [{ type: 'invoice.paid' as const, object: invoice }] : []),
+    ],
+    now,
+  );
   if (spec.sendEmail) await queueInvoiceEmail(deps, tenant, invoice, business.name);
   return { invoice, declined };
 }
