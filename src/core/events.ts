@@ -50,7 +50,8 @@ export interface EventPublisher {
   ): Promise<EventPayload>;
   /**
    * Records several events of one change, in this order, with one statement (their webhook
-   * attempts included): what a change that publishes two or three events calls.
+   * attempts included): what a change that publishes two or three events calls. `filled` is
+   * the value `options.fill` computed, if any.
    */
   publishAll(
     tx: Sql,
@@ -58,13 +59,25 @@ export interface EventPublisher {
     events: readonly { type: EventType; object: unknown }[],
     at: Date,
     options?: PublishOptions,
-  ): Promise<EventPayload[]>;
+  ): Promise<{ payloads: EventPayload[]; filled: string | null }>;
+}
+
+/** One part of the publishing statement (`name as (statement)`), which later parts may read by name. */
+export interface StatementPart {
+  name: string;
+  statement: SQL;
 }
 
 export interface PublishOptions {
   /**
-   * The change's own write (an insert or update, by its module's repository), run in the same
-   * statement as the events: one round trip for both. It must not read what the events write.
+   * The change's own writes (by its module's repository), run in the same statement as the
+   * events: one round trip for both. They must not read what the events write.
    */
-  with?: SQL;
+  with?: SQL | readonly StatementPart[];
+  /**
+   * A text the `with` parts compute (`value`: an invoice number they take), written into the
+   * stored events wherever the caller's objects hold the string `placeholder`: the events can
+   * show what the statement that stores them decides.
+   */
+  fill?: { placeholder: string; value: SQL };
 }

@@ -48,23 +48,25 @@ export function eventPublisher(subscribers: readonly EventSubscriber[]): EventPu
   const publishAll: EventPublisher['publishAll'] = async (tx, tenant, events, at, options = {}) => {
     const payloads = events.map(({ type, object }) => eventPayload(tenant, type, object, at));
     const published = events.map(({ type }, i) => ({ id: (payloads[i] as EventPayload).id, type, at }));
-    const returned = await repository.insertEvents(
+    const own = options.with;
+    const { counts, filled } = await repository.insertEvents(
       tx,
       tenant,
       payloads.map((payload) => ({ id: payload.id, type: payload.type, body: JSON.stringify(payload), createdAt: at })),
       subscribers.map((subscriber) => subscriber.rows(tenant, published)),
-      options.with,
+      own === undefined ? [] : Array.isArray(own) ? own : [{ name: 'own', statement: own as SQL }],
+      options.fill,
     );
     for (const [i, subscriber] of subscribers.entries()) {
-      await subscriber.after(tx, tenant, published, returned[i] ?? 0);
+      await subscriber.after(tx, tenant, published, counts[i] ?? 0);
     }
-    return payloads;
+    return { payloads, filled };
   };
   return {
     publishAll,
     async publish(tx, tenant, type, object, at, options) {
-      const [payload] = await publishAll(tx, tenant, [{ type, object }], at, options);
-      return payload as EventPayload;
+      const { payloads } = await publishAll(tx, tenant, [{ type, object }], at, options);
+      return payloads[0] as EventPayload;
     },
   };
 }

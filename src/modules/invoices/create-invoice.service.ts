@@ -4,7 +4,7 @@
 import { addDays, utcDay } from '../../core/dates.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { invalidParameter, notFound } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { newId, randomBase62 } from '../../core/ids.ts';
 import { processorFor } from '../../core/payments.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { businessProfile } from '../catalog/index.ts';
@@ -122,10 +122,9 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
   const outcome: repository.InvoiceRow = paid
     ? { ...unnumbered, status: 'paid', amount_paid: draft.total, paid_at: at, payment_method: payment.payment_method }
     : { ...unnumbered, last_payment_error: declined && { ...declined, at } };
-  // The number is the last lock taken (see numberInvoice): only the events, which show it, and
-  // the commit come after it.
-  const number = await repository.numberInvoice(
-    deps.db,
+  // The number is the last lock taken (see numberInvoice): it is taken by the statement that
+  // stores the events, which show it, so that only COMMIT comes after it.
+  const numbering = repository.invoiceNumbering(
     tenant,
     draft.id,
     {
@@ -138,20 +137,22 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
     },
     now,
   );
-  const issued = { ...unnumbered, number };
-  const charged = { ...outcome, number };
-
   // invoice.created shows the invoice as issued, before any charge; then what the charge did.
-  const invoice = invoiceView(charged, payment ? [payment] : [], [], now);
-  await deps.events.publishAll(
+  const placeholder = `number-${randomBase62(24)}`;
+  const issued = invoiceView({ ...unnumbered, number: placeholder }, [], [], now);
+  const outcomeView = (number: string) => invoiceView({ ...outcome, number }, payment ? [payment] : [], [], now);
+  const { filled } = await deps.events.publishAll(
     deps.db,
     tenant,
     [
-      { type: 'invoice.created', object: invoiceView(issued, [], [], now) },
-      ...(invoice.status === 'paid' ? [{ type: 'invoice.paid' as const, object: invoice }] : []),
+      { type: 'invoice.created', object: issued },
+      ...(outcome.status === 'paid' ? [{ type: 'invoice.paid' as const, object: outcomeView(placeholder) }] : []),
     ],
     now,
+    { with: numbering.parts, fill: { placeholder, value: numbering.number } },
   );
+  if (filled === null) throw new Error('invoice number not taken');
+  const invoice = outcomeView(filled);
   if (spec.sendEmail) await queueInvoiceEmail(deps, tenant, invoice, business.name);
   return { invoice, declined };
 }

@@ -2,6 +2,7 @@
 // customer (names, a lock on the customer while money moves) and a booking's customer, for
 // booking_id checks. The business name and currency are the catalog's settings (businessProfile).
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import type { StatementPart } from '../../core/events.ts';
 import { type PageRequest, pagedRows } from '../../core/paging.ts';
 import { assignments, type Locking, lockIf, updateColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
@@ -94,20 +95,45 @@ export async function numberInvoice(
   changes: Omit<InvoiceChanges, 'number'>,
   now: Date,
 ): Promise<string> {
+  const numbering = invoiceNumbering(tenant, id, changes, now);
+  const parts = numbering.parts.map((part) => sql`${sql.identifier(part.name)} as (${part.statement})`);
   const row = await queryOne<{ number: string }>(
     tx,
-    sql`with counter as (
-          insert into invoice_counters (account_id, environment, last_number)
-          values (${tenant.accountId}, ${tenant.environment}, 1)
-          on conflict (account_id, environment) do update set last_number = invoice_counters.last_number + 1
-          returning 'INV-' || lpad(last_number::text, greatest(6, length(last_number::text)), '0') as number)
-        update invoices set number = (select number from counter),
-               ${sql.join(assignments(changes, now, renderColumn), sql`, `)}
-        where ${tenantIs(tenant)} and id = ${id}
-        returning number`,
+    sql`with ${sql.join(parts, sql`, `)} select ${numbering.number} as number`,
   );
   if (!row) throw new Error('invoice number not taken');
   return row.number;
+}
+
+/**
+ * `numberInvoice` as parts of a statement (the one that stores the invoice's events, which show
+ * the number: `PublishOptions.with` and `fill`), and the number they take as `number`.
+ */
+export function invoiceNumbering(
+  tenant: Tenant,
+  id: string,
+  changes: Omit<InvoiceChanges, 'number'>,
+  now: Date,
+): { parts: StatementPart[]; number: SQL } {
+  return {
+    parts: [
+      {
+        name: 'counter',
+        statement: sql`insert into invoice_counters (account_id, environment, last_number)
+          values (${tenant.accountId}, ${tenant.environment}, 1)
+          on conflict (account_id, environment) do update set last_number = invoice_counters.last_number + 1
+          returning 'INV-' || lpad(last_number::text, greatest(6, length(last_number::text)), '0') as number`,
+      },
+      {
+        name: 'numbered',
+        statement: sql`update invoices set number = (select number from counter),
+               ${sql.join(assignments(changes, now, renderColumn), sql`, `)}
+          where ${tenantIs(tenant)} and id = ${id}
+          returning number`,
+      },
+    ],
+    number: sql`(select number from numbered)`,
+  };
 }
 
 /** The customer of a booking of this tenant (the bookings table is read here, not written). */
