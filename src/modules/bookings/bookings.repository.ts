@@ -91,15 +91,17 @@ export interface NewBooking {
 
 /**
  * Inserts the booking and returns it as findBookingDetail does, with the customer's booking
- * stats counted with it (stats_*): one round trip for what took four. The statement cannot see
- * its own insert in the table, so both read the inserted row from the insert's RETURNING.
+ * stats counted with it and stored by `storeStats` (the customers module's statement, given the
+ * relation `stats`): one round trip for what took five. The statement cannot see its own insert
+ * in the table, so the detail and the count read the inserted row from the insert's RETURNING.
  */
 export async function insertBooking(
   db: Sql,
   tenant: Tenant,
   booking: NewBooking,
-): Promise<{ detail: BookingRow & BookingExtras; stats: BookingStats }> {
-  const row = await queryOne<BookingRow & BookingExtras & StatsColumns>(
+  storeStats: (stats: SQL) => SQL,
+): Promise<BookingRow & BookingExtras> {
+  const row = await queryOne<BookingRow & BookingExtras>(
     db,
     sql`with new_booking as (
           insert into bookings (id, account_id, environment, customer_id, address_id, zone_id, subscription_id, status,
@@ -113,19 +115,18 @@ export async function insertBooking(
                   ${booking.pricing.estimated_duration}, ${booking.scheduledAt}::timestamptz,
                   ${textArray(booking.assignedCrew)}, ${booking.notes}, ${JSON.stringify(booking.timeline)}::jsonb,
                   ${booking.now}::timestamptz, ${booking.now}::timestamptz)
-          returning *)
-        select detail.*, stats.*
-        from (${detailSelect(tenant, booking.id, sql`new_booking`)}) detail
-        cross join (${statsSelect(
+          returning *),
+        stats as (${statsSelect(
           tenant,
           booking.customerId,
           sql`(select account_id, environment, customer_id, status, created_at from bookings
                union all select account_id, environment, customer_id, status, created_at from new_booking)`,
-        )}) stats`,
+        )}),
+        stored_stats as (${storeStats(sql`stats`)})
+        ${detailSelect(tenant, booking.id, sql`new_booking`)}`,
   );
   if (!row) throw new Error('booking not inserted');
-  const { stats_total, stats_last, stats_subscribed, ...detail } = row;
-  return { detail, stats: statsOf(row) };
+  return row;
 }
 
 export interface BookingChanges {

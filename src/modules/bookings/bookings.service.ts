@@ -7,7 +7,13 @@ import { newId } from '../../core/ids.ts';
 import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { type HeldBookings, Pricing, redeemCoupon, staffNames } from '../catalog/index.ts';
-import { customerAddress, lockCustomer, requireCustomer, setBookingStats } from '../customers/index.ts';
+import {
+  bookingStatsWrite,
+  customerAddress,
+  lockCustomer,
+  requireCustomer,
+  setBookingStats,
+} from '../customers/index.ts';
 import { bookingInvoices } from '../invoices/index.ts';
 import type { Configuration, Frequency } from '../pricing/index.ts';
 import * as repository from './bookings.repository.ts';
@@ -167,25 +173,29 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
           now,
         });
       }
-      const inserted = await repository.insertBooking(deps.db, tenant, {
-        id,
-        customerId: customer.id,
-        addressId: address.id,
-        zoneId: held.zoneId,
-        subscriptionId,
-        industry: input.industry,
-        configuration,
-        coupon,
-        pricing,
-        scheduledAt: startsAt,
-        assignedCrew: [held.staffId],
-        notes: input.notes ?? null,
-        timeline: [{ status: 'confirmed', at: now.toISOString(), note: 'Booked' }],
-        now,
-      });
-      await setBookingStats(deps, tenant, customer.id, inserted.stats);
+      const inserted = await repository.insertBooking(
+        deps.db,
+        tenant,
+        {
+          id,
+          customerId: customer.id,
+          addressId: address.id,
+          zoneId: held.zoneId,
+          subscriptionId,
+          industry: input.industry,
+          configuration,
+          coupon,
+          pricing,
+          scheduledAt: startsAt,
+          assignedCrew: [held.staffId],
+          notes: input.notes ?? null,
+          timeline: [{ status: 'confirmed', at: now.toISOString(), note: 'Booked' }],
+          now,
+        },
+        (stats) => bookingStatsWrite(tenant, customer.id, stats),
+      );
       // just made, so no invoice names it yet
-      const view = bookingDetailView(inserted.detail, []);
+      const view = bookingDetailView(inserted, []);
       // the counts go last, with the event: their rows are shared by the whole environment
       await deps.events.publish(deps.db, tenant, 'booking.created', view, now, {
         with: repository.bookingCountsChange(tenant, { confirmed: 1 }),

@@ -11,7 +11,7 @@ import { formatMoney } from '../../core/money.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { availableSlots, freeStaffForSlot, localDate, localTime, minutesOfDay } from '../availability/index.ts';
 import { loadCatalogSettings, loadSchedulingContext, releaseCrewTime } from '../catalog/index.ts';
-import { lockCustomer } from '../customers/index.ts';
+import { bookingStatsWrite, lockCustomer } from '../customers/index.ts';
 import { createBookingInvoice, createCancellationFeeInvoice } from '../invoices/index.ts';
 import { cancellationFee, type PriceBreakdown } from '../pricing/index.ts';
 import * as repository from './bookings.repository.ts';
@@ -214,28 +214,33 @@ async function bookNextOccurrence(deps: Deps, tenant: Tenant, row: repository.Bo
       },
     );
     if (!staffId) continue;
-    const { detail } = await repository.insertBooking(deps.db, tenant, {
-      id,
-      customerId: row.customer_id,
-      addressId: row.address_id,
-      zoneId: zone.id,
-      subscriptionId: subscription.id,
-      industry: row.industry,
-      configuration: row.configuration,
-      coupon: null,
-      pricing,
-      scheduledAt: startsAt,
-      assignedCrew: [staffId],
-      notes: row.notes,
-      timeline: [
-        {
-          status: 'confirmed',
-          at: now.toISOString(),
-          note: `Next ${subscription.frequency} occurrence after ${row.id}`,
-        },
-      ],
-      now,
-    });
+    const detail = await repository.insertBooking(
+      deps.db,
+      tenant,
+      {
+        id,
+        customerId: row.customer_id,
+        addressId: row.address_id,
+        zoneId: zone.id,
+        subscriptionId: subscription.id,
+        industry: row.industry,
+        configuration: row.configuration,
+        coupon: null,
+        pricing,
+        scheduledAt: startsAt,
+        assignedCrew: [staffId],
+        notes: row.notes,
+        timeline: [
+          {
+            status: 'confirmed',
+            at: now.toISOString(),
+            note: `Next ${subscription.frequency} occurrence after ${row.id}`,
+          },
+        ],
+        now,
+      },
+      (stats) => bookingStatsWrite(tenant, row.customer_id, stats),
+    );
     await deps.events.publish(deps.db, tenant, 'booking.created', bookingDetailView(detail, []), now);
     return true;
   }

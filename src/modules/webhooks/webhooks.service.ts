@@ -1,7 +1,7 @@
 import { isoTimestamp } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { invalidParameter, notFound } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { newId, newIds } from '../../core/ids.ts';
 import { pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { EVENT_TYPES, type EventSubscriber, type EventType, recordSampleEvent } from '../events/index.ts';
@@ -111,11 +111,7 @@ const FIRST_ATTEMPT_IDS_PER_EVENT = 8;
 export const fanOutEvent: EventSubscriber = {
   // ids for the usual few endpoints; more subscribers than that are queued by `after`
   rows: (tenant, events) =>
-    repository.firstAttempts(
-      tenant,
-      events,
-      Array.from({ length: events.length * FIRST_ATTEMPT_IDS_PER_EVENT }, () => newId('webhookDelivery')),
-    ),
+    repository.firstAttempts(tenant, events, newIds('webhookDelivery', events.length * FIRST_ATTEMPT_IDS_PER_EVENT)),
   async after(tx, tenant, events, queued) {
     if (queued < events.length * FIRST_ATTEMPT_IDS_PER_EVENT) return;
     const byId = new Map(events.map((event) => [event.id, event]));
