@@ -1,2 +1,8 @@
 export { EVENT_TYPES, type EventPayload, type EventType } from '../../core/events.ts';
-export { type EventSubscriber, eventPayload, eventPublisher, recordSampleEvent } from './events.service.ts';
+export {
+  type EventSubscriber,
+  eventPayload,
+  eventPublisher,
+  type PublishedEvent,
+  recordSampleEvent,
+} from './events.service.ts';
