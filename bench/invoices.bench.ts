@@ -2,7 +2,7 @@
 // connections on PostgreSQL. Targets: >= 600 invoices/s (issue 16), numbers gapless. Every invoice of the
 // account takes the same numbering lock, so this measures the serialised part too.
 import { query, sql } from '../src/core/db.ts';
-import { benchAccount, heading, load, loadPosts, measureCeiling, perRequest, startBenchServer } from './harness.ts';
+import { benchAccount, heading, loadPosts, measureCeiling, perRequest, startBenchServer } from './harness.ts';
 
 const CUSTOMERS = 200;
 
