@@ -114,7 +114,17 @@ export async function expectFitsWidth(page: Page): Promise<void> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = screenshotsDir();
   fs.mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true, animations: 'disabled' });
+  // Chromium now and then answers "Unable to capture screenshot" on a busy machine (a compositor
+  // frame not ready): the page is fine, so the capture is tried again
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true, animations: 'disabled' });
+      return;
+    } catch (error) {
+      if (attempt >= 3 || !/Unable to capture screenshot/.test(String(error))) throw error;
+      await page.waitForTimeout(250);
+    }
+  }
 }
 
 /**
