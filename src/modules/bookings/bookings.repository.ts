@@ -1,6 +1,7 @@
 // Owns: bookings, booking_counts, subscriptions. Reads customers, addresses and staff in joins
 // for the booking's view (names, address, crew); writes to them go through their modules.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import { type Metadata, metadataContains, metadataJson } from '../../core/metadata.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { insertRow, type Locking, lockIf, tenantColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
@@ -46,6 +47,7 @@ export interface BookingRow {
   scheduled_at: string;
   assigned_crew: string[];
   notes: string | null;
+  metadata: Metadata;
   cancellation: Cancellation | null;
   created_at: string;
   updated_at: string;
@@ -55,7 +57,7 @@ const BOOKING_SELECT = sql.raw(`select b.id, b.status, b.customer_id, c.first_na
   c.last_name as customer_last_name, c.email as customer_email, b.address_id, a.street as address_street,
   a.city as address_city, a.state as address_state, a.zip as address_zip, b.zone_id, b.subscription_id, b.industry,
   b.configuration, b.coupon, b.pricing, b.total, b.estimated_duration, b.scheduled_at, b.assigned_crew, b.notes,
-  b.cancellation, b.created_at, b.updated_at
+  b.metadata, b.cancellation, b.created_at, b.updated_at
   from bookings b join customers c on c.id = b.customer_id join addresses a on a.id = b.address_id`);
 
 export function findBooking(db: Sql, tenant: Tenant, id: string, options: Locking = {}) {
@@ -78,6 +80,7 @@ export interface NewBooking {
   scheduledAt: Date;
   assignedCrew: string[];
   notes: string | null;
+  metadata: Metadata;
   timeline: TimelineEntry[];
   now: Date;
 }
@@ -87,14 +90,14 @@ export async function insertBooking(db: Sql, tenant: Tenant, booking: NewBooking
     db,
     sql`insert into bookings (id, account_id, environment, customer_id, address_id, zone_id, subscription_id, status,
           industry, configuration, coupon, pricing, total, estimated_duration, scheduled_at, assigned_crew, notes,
-          timeline, created_at, updated_at)
+          metadata, timeline, created_at, updated_at)
         values (${booking.id}, ${tenant.accountId}, ${tenant.environment}, ${booking.customerId}, ${booking.addressId},
                 ${booking.zoneId}, ${booking.subscriptionId}, 'confirmed', ${booking.industry},
                 ${JSON.stringify(booking.configuration)}::jsonb,
                 ${booking.coupon === null ? null : JSON.stringify(booking.coupon)}::jsonb,
                 ${JSON.stringify(booking.pricing)}::jsonb, ${booking.pricing.total},
                 ${booking.pricing.estimated_duration}, ${booking.scheduledAt}, ${textArray(booking.assignedCrew)},
-                ${booking.notes}, ${JSON.stringify(booking.timeline)}::jsonb, ${booking.now}, ${booking.now})`,
+                ${booking.notes}, ${metadataJson(booking.metadata)}, ${JSON.stringify(booking.timeline)}::jsonb, ${booking.now}, ${booking.now})`,
   );
 }
 
@@ -108,6 +111,7 @@ export interface BookingChanges {
   scheduledAt?: Date;
   assignedCrew?: string[];
   notes?: string | null;
+  metadata?: Metadata;
   cancellation?: Cancellation;
   /** Appended to the timeline. */
   timeline?: TimelineEntry;
@@ -135,6 +139,7 @@ export async function updateBooking(
   if (changes.scheduledAt !== undefined) set.push(sql`scheduled_at = ${changes.scheduledAt}`);
   if (changes.assignedCrew !== undefined) set.push(sql`assigned_crew = ${textArray(changes.assignedCrew)}`);
   if (changes.notes !== undefined) set.push(sql`notes = ${changes.notes}`);
+  if (changes.metadata !== undefined) set.push(sql`metadata = ${metadataJson(changes.metadata)}`);
   if (changes.cancellation !== undefined) set.push(sql`cancellation = ${JSON.stringify(changes.cancellation)}::jsonb`);
   if (changes.timeline !== undefined) {
     set.push(sql`timeline = timeline || jsonb_build_array(${JSON.stringify(changes.timeline)}::jsonb)`);
@@ -177,6 +182,7 @@ export interface BookingFilters {
   scheduledFrom?: Date;
   scheduledBefore?: Date;
   ids?: string[];
+  metadata?: Metadata;
 }
 
 const ORDER_BY: Record<string, SQL> = {
@@ -200,6 +206,7 @@ export async function listBookings(
   if (filters.scheduledFrom) conditions.push(sql`b.scheduled_at >= ${filters.scheduledFrom}`);
   if (filters.scheduledBefore) conditions.push(sql`b.scheduled_at < ${filters.scheduledBefore}`);
   if (filters.ids) conditions.push(sql`b.id = any(${textArray(filters.ids)})`);
+  if (filters.metadata) conditions.push(metadataContains(filters.metadata, sql`b.metadata`));
   const where = sql.join(conditions, sql` and `);
   const order = ORDER_BY[sort] ?? (ORDER_BY['-created_at'] as SQL);
   // the page is picked from bookings alone (an index scan), then joined for its names
