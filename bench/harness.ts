@@ -26,6 +26,7 @@ const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0
 export const CLI = fileURLToPath(new URL('../bin/fieldhand.js', import.meta.url));
 const CEILING = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
+const STATEMENT_COUNTER = fileURLToPath(new URL('./statement-counter.mjs', import.meta.url));
 
 export interface BenchServer {
   url: string;
@@ -36,6 +37,8 @@ export interface BenchServer {
   databaseUrl: string;
   /** Deps on that connection, built as the server builds its own, for calling services in setup. */
   deps: Deps;
+  /** How many statements the server process has sent to the database so far (BEGIN/COMMIT included). */
+  statements(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -160,7 +163,9 @@ export async function startBenchServer(options: { env?: Record<string, string> }
   // BENCH_NODE_ARGS passes flags to the server's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const port = await freePort();
-  const child = await startProcess([...nodeArgs, CLI, 'serve'], port, {
+  const countPort = await freePort();
+  const child = await startProcess(['--import', STATEMENT_COUNTER, ...nodeArgs, CLI, 'serve'], port, {
+    BENCH_STATEMENTS_PORT: String(countPort),
     PORT: String(port),
     HOST: '127.0.0.1',
     BASE_URL: `http://127.0.0.1:${port}`,
@@ -181,6 +186,7 @@ export async function startBenchServer(options: { env?: Record<string, string> }
       clock: systemClock,
       log: pino({ level: 'silent' }),
     }),
+    statements: async () => Number(await (await fetch(`http://127.0.0.1:${countPort}/`)).text()),
     close: async () => {
       await child.stop();
       await database.close();
@@ -361,4 +367,16 @@ export async function startBenchInstance(server: BenchServer, env: Record<string
     DATABASE_URL: server.databaseUrl,
     ...env,
   });
+}
+
+/**
+ * Runs `work` (a load run) and prints the statements the server sent per request during it. The
+ * workers' idle polling falls in the window too: a few statements a second, noise next to the load.
+ */
+export async function perRequest<T extends LoadResult>(server: BenchServer, work: () => Promise<T>): Promise<T> {
+  const before = await server.statements();
+  const result = await work();
+  const sent = (await server.statements()) - before;
+  console.log(`${'  statements per request'.padEnd(48)} ${(sent / Math.max(1, result.total)).toFixed(1)}`);
+  return result;
 }

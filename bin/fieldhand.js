@@ -13,9 +13,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC = path.join(ROOT, 'src');
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'fieldhand');
 
-/** Names the bundle after every source file's path, size and time of change, and the Node version. */
+/**
+ * Names the bundle after every source file's path, size and time of change, the Node version
+ * and this file (which says how the bundle is built).
+ */
 function sourcesStamp() {
-  const hash = createHash('sha256').update(`${process.version}\n`);
+  const hash = createHash('sha256').update(`${process.version}\n`).update(fs.readFileSync(fileURLToPath(import.meta.url)));
   for (const file of fs.readdirSync(SRC, { recursive: true }).sort()) {
     const stat = fs.statSync(path.join(SRC, file));
     if (stat.isFile()) hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\n`);
@@ -32,7 +35,12 @@ async function build(bundle) {
     format: 'esm',
     target: `node${process.versions.node}`,
     packages: 'external',
-    sourcemap: 'inline',
+    // a separate .map file: inline, the map (larger than the code) was part of the module's
+    // source text and stayed in memory with it, about 8 MB of every process
+    sourcemap: 'linked',
+    outdir: CACHE,
+    entryNames: path.basename(bundle, '.mjs'),
+    outExtension: { '.js': '.mjs' },
     write: false,
     logLevel: 'silent',
     plugins: [
@@ -52,11 +60,16 @@ async function build(bundle) {
   });
   fs.mkdirSync(CACHE, { recursive: true });
   // several processes may start at once: each writes its own file, and renaming is atomic
-  const partial = `${bundle}.${process.pid}.partial`;
-  fs.writeFileSync(partial, result.outputFiles[0].contents);
-  fs.renameSync(partial, bundle);
+  // (the map first, so that a bundle found is never without its map)
+  const files = result.outputFiles.sort((a, b) => Number(a.path.endsWith('.mjs')) - Number(b.path.endsWith('.mjs')));
+  for (const file of files) {
+    const partial = `${file.path}.${process.pid}.partial`;
+    fs.writeFileSync(partial, file.contents);
+    fs.renameSync(partial, file.path);
+  }
   for (const old of fs.readdirSync(CACHE)) {
-    if (old.endsWith('.mjs') && path.join(CACHE, old) !== bundle) fs.rmSync(path.join(CACHE, old), { force: true });
+    const keep = [bundle, `${bundle}.map`].includes(path.join(CACHE, old));
+    if (/\.mjs(\.map)?$/.test(old) && !keep) fs.rmSync(path.join(CACHE, old), { force: true });
   }
 }
 

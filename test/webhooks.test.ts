@@ -199,6 +199,39 @@ describe('delivery', () => {
     ]);
   });
 
+  it('queues one attempt per event and subscribed endpoint, past the ids minted with the events too', async () => {
+    const other = await createTestAccount(t);
+    // more endpoints than the ids minted with each event (8): the rest are queued by a second statement
+    const all = await Promise.all(Array.from({ length: 11 }, () => createEndpoint(other, ['invoice.*'])));
+    const paidOnly = await createEndpoint(other, ['invoice.paid']);
+    const { payloads } = await transaction(t.database.sql, (tx) =>
+      t.app.deps.events.publishAll(
+        tx,
+        other.tenant(),
+        [
+          { type: 'invoice.created', object: { id: 'inv_many' } },
+          { type: 'invoice.paid', object: { id: 'inv_many' } },
+        ],
+        t.clock.now(),
+      ),
+    );
+    const queued = await query<{ event_id: string; endpoint_id: string }>(
+      t.database.sql,
+      sql`select event_id, endpoint_id from webhook_deliveries
+          where event_id in (${payloads[0]!.id}, ${payloads[1]!.id})`,
+    );
+    expect(queued).toHaveLength(11 * 2 + 1);
+    expect(new Set(queued.map((row) => `${row.event_id} ${row.endpoint_id}`)).size).toBe(queued.length);
+    await deliverDue();
+    for (const endpoint of all) {
+      expect(arrivedAt(endpoint.path).map((r) => r.json.type)).toEqual(
+        expect.arrayContaining(['invoice.created', 'invoice.paid']),
+      );
+      expect(arrivedAt(endpoint.path)).toHaveLength(2);
+    }
+    expect(arrivedAt(paidOnly.path).map((r) => r.json.type)).toEqual(['invoice.paid']);
+  });
+
   it('delivers every event type of the catalog to the endpoints subscribed to it, and only when the transaction commits', async () => {
     const other = await createTestAccount(t);
     const everything = await createEndpoint(other, ['*']);

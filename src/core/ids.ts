@@ -53,6 +53,12 @@ export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${randomBase62(24)}`;
 }
 
+/** `count` new ids from one draw of random bytes (ids minted ahead, most never used, cost little). */
+export function newIds(kind: IdKind, count: number): string[] {
+  const random = randomBase62(24 * count);
+  return Array.from({ length: count }, (_, i) => `${ID_PREFIXES[kind]}_${random.slice(24 * i, 24 * (i + 1))}`);
+}
+
 /**
  * How a random secret (API key, client secret, session or device token, OAuth code) is stored:
  * SHA-256, hex. Our secrets carry 190+ random bits, so a fast hash is enough (no salt, no

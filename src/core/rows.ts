@@ -54,16 +54,25 @@ export async function updateColumns(
   now: Date,
   render: (column: string, value: unknown) => SQL = (_, value) => sql`${value}`,
 ): Promise<void> {
-  const assignments: SQL[] = [sql`updated_at = ${now}`];
-  for (const [column, value] of Object.entries(changes)) {
-    if (value === undefined) continue;
-    assignments.push(sql`${sql.identifier(column)} = ${render(column, value)}`);
-  }
   await query(
     db,
-    sql`update ${sql.identifier(table)} set ${sql.join(assignments, sql`, `)}
+    sql`update ${sql.identifier(table)} set ${sql.join(assignments(changes, now, render), sql`, `)}
         where ${tenantIs(where.tenant)} and id = ${where.id}`,
   );
+}
+
+/** The SET list of `updateColumns`: updated_at, then each column of `changes` that is not undefined. */
+export function assignments(
+  changes: object,
+  now: Date,
+  render: (column: string, value: unknown) => SQL = (_, value) => sql`${value}`,
+): SQL[] {
+  const set: SQL[] = [sql`updated_at = ${now}`];
+  for (const [column, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    set.push(sql`${sql.identifier(column)} = ${render(column, value)}`);
+  }
+  return set;
 }
 
 /**

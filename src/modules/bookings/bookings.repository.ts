@@ -53,12 +53,19 @@ export interface BookingRow {
   updated_at: string;
 }
 
-const BOOKING_SELECT = sql.raw(`select b.id, b.status, b.customer_id, c.first_name as customer_first_name,
+const BOOKING_COLUMNS = sql.raw(`select b.id, b.status, b.customer_id, c.first_name as customer_first_name,
   c.last_name as customer_last_name, c.email as customer_email, b.address_id, a.street as address_street,
   a.city as address_city, a.state as address_state, a.zip as address_zip, b.zone_id, b.subscription_id, b.industry,
   b.configuration, b.coupon, b.pricing, b.total, b.estimated_duration, b.scheduled_at, b.assigned_crew, b.notes,
-  b.metadata, b.cancellation, b.created_at, b.updated_at
-  from bookings b join customers c on c.id = b.customer_id join addresses a on a.id = b.address_id`);
+  b.metadata, b.cancellation, b.created_at, b.updated_at`);
+
+/** The booking row with its customer's names and address, from `source` (the table, or a just-inserted row). */
+function bookingSelect(source: SQL): SQL {
+  return sql`${BOOKING_COLUMNS} from ${source} b join customers c on c.id = b.customer_id
+             join addresses a on a.id = b.address_id`;
+}
+
+const BOOKING_SELECT = bookingSelect(sql`bookings`);
 
 export function findBooking(db: Sql, tenant: Tenant, id: string, options: Locking = {}) {
   return queryOne<BookingRow>(
@@ -85,20 +92,45 @@ export interface NewBooking {
   now: Date;
 }
 
-export async function insertBooking(db: Sql, tenant: Tenant, booking: NewBooking): Promise<void> {
-  await query(
+/**
+ * Inserts the booking and returns it as findBookingDetail does, with the customer's booking
+ * stats counted with it and stored by `storeStats` (the customers module's statement, given the
+ * relation `stats`): one round trip for what took five. The statement cannot see its own insert
+ * in the table, so the detail and the count read the inserted row from the insert's RETURNING.
+ */
+export async function insertBooking(
+  db: Sql,
+  tenant: Tenant,
+  booking: NewBooking,
+  storeStats: (stats: SQL) => SQL,
+): Promise<BookingRow & BookingExtras> {
+  const row = await queryOne<BookingRow & BookingExtras>(
     db,
-    sql`insert into bookings (id, account_id, environment, customer_id, address_id, zone_id, subscription_id, status,
-          industry, configuration, coupon, pricing, total, estimated_duration, scheduled_at, assigned_crew, notes,
-          metadata, timeline, created_at, updated_at)
-        values (${booking.id}, ${tenant.accountId}, ${tenant.environment}, ${booking.customerId}, ${booking.addressId},
-                ${booking.zoneId}, ${booking.subscriptionId}, 'confirmed', ${booking.industry},
-                ${JSON.stringify(booking.configuration)}::jsonb,
-                ${booking.coupon === null ? null : JSON.stringify(booking.coupon)}::jsonb,
-                ${JSON.stringify(booking.pricing)}::jsonb, ${booking.pricing.total},
-                ${booking.pricing.estimated_duration}, ${booking.scheduledAt}, ${textArray(booking.assignedCrew)},
-                ${booking.notes}, ${metadataJson(booking.metadata)}, ${JSON.stringify(booking.timeline)}::jsonb, ${booking.now}, ${booking.now})`,
+    sql`with new_booking as (
+          insert into bookings (id, account_id, environment, customer_id, address_id, zone_id, subscription_id, status,
+            industry, configuration, coupon, pricing, total, estimated_duration, scheduled_at, assigned_crew, notes,
+            metadata, timeline, created_at, updated_at)
+          values (${booking.id}, ${tenant.accountId}, ${tenant.environment}, ${booking.customerId}, ${booking.addressId},
+                  ${booking.zoneId}, ${booking.subscriptionId}, 'confirmed', ${booking.industry},
+                  ${JSON.stringify(booking.configuration)}::jsonb,
+                  ${booking.coupon === null ? null : JSON.stringify(booking.coupon)}::jsonb,
+                  ${JSON.stringify(booking.pricing)}::jsonb, ${booking.pricing.total},
+                  ${booking.pricing.estimated_duration}, ${booking.scheduledAt}::timestamptz,
+                  ${textArray(booking.assignedCrew)}, ${booking.notes}, ${metadataJson(booking.metadata)},
+                  ${JSON.stringify(booking.timeline)}::jsonb,
+                  ${booking.now}::timestamptz, ${booking.now}::timestamptz)
+          returning *),
+        stats as (${statsSelect(
+          tenant,
+          booking.customerId,
+          sql`(select account_id, environment, customer_id, status, created_at from bookings
+               union all select account_id, environment, customer_id, status, created_at from new_booking)`,
+        )}),
+        stored_stats as (${storeStats(sql`stats`)})
+        ${detailSelect(tenant, booking.id, sql`new_booking`)}`,
   );
+  if (!row) throw new Error('booking not inserted');
+  return row;
 }
 
 export interface BookingChanges {
@@ -162,17 +194,18 @@ export function findBookingDetail(
   tenant: Tenant,
   id: string,
 ): Promise<(BookingRow & BookingExtras) | undefined> {
-  return queryOne<BookingRow & BookingExtras>(
-    db,
-    sql`select d.*, b2.timeline,
+  return queryOne<BookingRow & BookingExtras>(db, detailSelect(tenant, id, sql`bookings`));
+}
+
+function detailSelect(tenant: Tenant, id: string, source: SQL): SQL {
+  return sql`select d.*, b2.timeline,
           coalesce((select json_agg(json_build_object('id', s.id, 'name', s.name) order by m.ord)
                     from unnest(d.assigned_crew) with ordinality as m(staff_id, ord)
                     join staff s on s.id = m.staff_id and ${tenantIs(tenant, 's')}), '[]'::json) as crew,
           (select json_build_object('id', sub.id, 'frequency', sub.frequency, 'status', sub.status)
            from subscriptions sub where sub.id = d.subscription_id and ${tenantIs(tenant, 'sub')}) as subscription
-        from (${BOOKING_SELECT} where ${tenantIs(tenant, 'b')} and b.id = ${id}) d
-        join bookings b2 on b2.id = d.id`,
-  );
+        from (${bookingSelect(source)} where ${tenantIs(tenant, 'b')} and b.id = ${id}) d
+        join ${source} b2 on b2.id = d.id`;
 }
 
 export interface BookingFilters {
@@ -240,26 +273,21 @@ const COUNT_SHARDS = 16;
 
 /**
  * Moves the per-status counts by `deltas`, in one random shard (its rows locked in status
- * order). Call it last in the transaction: the rows are shared by the whole environment.
+ * order): a statement for the last one of the transaction, the one that publishes its event
+ * (`PublishOptions.with`), since the rows are shared by the whole environment. undefined when
+ * nothing moves.
  */
-export async function adjustBookingCounts(
-  db: Sql,
-  tenant: Tenant,
-  deltas: Partial<Record<BookingStatus, number>>,
-): Promise<void> {
+export function bookingCountsChange(tenant: Tenant, deltas: Partial<Record<BookingStatus, number>>): SQL | undefined {
   const entries = Object.entries(deltas)
     .filter(([, delta]) => delta !== 0)
     .sort(([a], [b]) => (a < b ? -1 : 1));
-  if (entries.length === 0) return;
-  await query(
-    db,
-    sql`insert into booking_counts (account_id, environment, status, shard, count)
+  if (entries.length === 0) return undefined;
+  return sql`insert into booking_counts (account_id, environment, status, shard, count)
         select ${tenant.accountId}, ${tenant.environment}, d.status, ${Math.floor(Math.random() * COUNT_SHARDS)}, d.delta
         from unnest(${textArray(entries.map(([status]) => status))}, ${sql.param(entries.map(([, delta]) => delta))}::int[])
           with ordinality as d(status, delta, ord)
         order by d.ord
-        on conflict (account_id, environment, status, shard) do update set count = booking_counts.count + excluded.count`,
-  );
+        on conflict (account_id, environment, status, shard) do update set count = booking_counts.count + excluded.count`;
 }
 
 export type NewSubscription = { id: string; customerId: string; frequency: Frequency; now: Date };
@@ -302,17 +330,29 @@ export async function updateSubscription(
 
 /** A customer's booking figures, counted from the rows (exact by construction, not by bookkeeping). */
 export async function customerBookingStats(db: Sql, tenant: Tenant, customerId: string): Promise<BookingStats> {
-  const row = await queryOne<{ total: number; last: Date | null; subscribed: boolean }>(
-    db,
-    sql`select count(*) as total, max(b.created_at) as last,
+  const row = await queryOne<StatsColumns>(db, statsSelect(tenant, customerId, sql`bookings`));
+  return statsOf(row);
+}
+
+interface StatsColumns {
+  stats_total: number;
+  stats_last: Date | null;
+  stats_subscribed: boolean;
+}
+
+/** The customer's booking figures counted over `bookings` (the table, or it with a row being inserted). */
+function statsSelect(tenant: Tenant, customerId: string, bookings: SQL): SQL {
+  return sql`select count(*) as stats_total, max(b.created_at) as stats_last,
           exists (select 1 from subscriptions s
-                  where ${tenantIs(tenant, 's')} and s.customer_id = ${customerId} and s.status = 'active') as subscribed
-        from bookings b where ${tenantIs(tenant, 'b')} and b.customer_id = ${customerId} and b.status <> 'cancelled'`,
-  );
+                  where ${tenantIs(tenant, 's')} and s.customer_id = ${customerId} and s.status = 'active') as stats_subscribed
+        from ${bookings} b where ${tenantIs(tenant, 'b')} and b.customer_id = ${customerId} and b.status <> 'cancelled'`;
+}
+
+function statsOf(row: StatsColumns | undefined): BookingStats {
   return {
-    totalBookings: Number(row?.total ?? 0),
-    lastBookingAt: row?.last ?? null,
-    activeSubscription: row?.subscribed ?? false,
+    totalBookings: Number(row?.stats_total ?? 0),
+    lastBookingAt: row?.stats_last ?? null,
+    activeSubscription: row?.stats_subscribed ?? false,
   };
 }
 

@@ -8,7 +8,13 @@ import { mergeMetadata, metadataFilter, metadataView } from '../../core/metadata
 import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { type HeldBookings, Pricing, redeemCoupon, staffNames } from '../catalog/index.ts';
-import { customerAddress, lockCustomer, requireCustomer, setBookingStats } from '../customers/index.ts';
+import {
+  bookingStatsWrite,
+  customerAddress,
+  lockCustomer,
+  requireCustomer,
+  setBookingStats,
+} from '../customers/index.ts';
 import { bookingInvoices } from '../invoices/index.ts';
 import type { Configuration, Frequency } from '../pricing/index.ts';
 import * as repository from './bookings.repository.ts';
@@ -74,12 +80,19 @@ export async function loadBookingDetail(
 ): Promise<BookingDetailView> {
   const row = await repository.findBookingDetail(deps.db, tenant, id);
   if (!row) throw notFound('booking', id);
-  // in the API's shape, so that events built from it carry exactly what GET returns
+  return bookingDetailView(row, options.created ? [] : await bookingInvoices(deps, tenant, id));
+}
+
+/** The detail row in the API's shape, so that events built from it carry exactly what GET returns. */
+export function bookingDetailView(
+  row: repository.BookingRow & repository.BookingExtras,
+  invoices: BookingDetailView['invoices'],
+): BookingDetailView {
   return asApiBookingDetail({
     ...bookingView(row),
     timeline: row.timeline,
     crew: row.crew,
-    invoices: options.created ? [] : await bookingInvoices(deps, tenant, id),
+    invoices,
     subscription: row.subscription,
   });
 }
@@ -162,27 +175,34 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
           now,
         });
       }
-      await repository.insertBooking(deps.db, tenant, {
-        id,
-        customerId: customer.id,
-        addressId: address.id,
-        zoneId: held.zoneId,
-        subscriptionId,
-        industry: input.industry,
-        configuration,
-        coupon,
-        pricing,
-        scheduledAt: startsAt,
-        assignedCrew: [held.staffId],
-        notes: input.notes ?? null,
-        metadata: mergeMetadata({}, input.metadata),
-        timeline: [{ status: 'confirmed', at: now.toISOString(), note: 'Booked' }],
-        now,
+      const inserted = await repository.insertBooking(
+        deps.db,
+        tenant,
+        {
+          id,
+          customerId: customer.id,
+          addressId: address.id,
+          zoneId: held.zoneId,
+          subscriptionId,
+          industry: input.industry,
+          configuration,
+          coupon,
+          pricing,
+          scheduledAt: startsAt,
+          assignedCrew: [held.staffId],
+          notes: input.notes ?? null,
+          metadata: mergeMetadata({}, input.metadata),
+          timeline: [{ status: 'confirmed', at: now.toISOString(), note: 'Booked' }],
+          now,
+        },
+        (stats) => bookingStatsWrite(tenant, customer.id, stats),
+      );
+      // just made, so no invoice names it yet
+      const view = bookingDetailView(inserted, []);
+      // the counts go last, with the event: their rows are shared by the whole environment
+      await deps.events.publish(deps.db, tenant, 'booking.created', view, now, {
+        with: repository.bookingCountsChange(tenant, { confirmed: 1 }),
       });
-      await refreshCustomerStats(deps, tenant, customer.id);
-      const view = await loadBookingDetail(deps, tenant, id, { created: true });
-      await deps.events.publish(deps.db, tenant, 'booking.created', view, now);
-      await repository.adjustBookingCounts(deps.db, tenant, { confirmed: 1 });
       return view;
     }),
   );

@@ -11,12 +11,18 @@ import { formatMoney } from '../../core/money.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { availableSlots, freeStaffForSlot, localDate, localTime, minutesOfDay } from '../availability/index.ts';
 import { loadCatalogSettings, loadSchedulingContext, releaseCrewTime } from '../catalog/index.ts';
-import { lockCustomer } from '../customers/index.ts';
+import { bookingStatsWrite, lockCustomer } from '../customers/index.ts';
 import { createBookingInvoice, createCancellationFeeInvoice } from '../invoices/index.ts';
 import { cancellationFee, type PriceBreakdown } from '../pricing/index.ts';
 import * as repository from './bookings.repository.ts';
 import type { CancelBookingBody } from './bookings.schemas.ts';
-import { loadBookingDetail, refreshCustomerStats, requireBooking, withRetry } from './bookings.service.ts';
+import {
+  bookingDetailView,
+  loadBookingDetail,
+  refreshCustomerStats,
+  requireBooking,
+  withRetry,
+} from './bookings.service.ts';
 import { holdFirstFree, priceBooking } from './scheduling.ts';
 
 type Status = repository.BookingStatus;
@@ -58,8 +64,9 @@ export async function startBooking(deps: Deps, tenant: Tenant, id: string) {
     await lockForTransition(deps, tenant, id, 'started', ['confirmed']);
     await moveTo(deps, tenant, id, { status: 'in_progress', note: 'Started', now });
     const view = await loadBookingDetail(deps, tenant, id);
-    await deps.events.publish(deps.db, tenant, 'booking.started', view, now);
-    await repository.adjustBookingCounts(deps.db, tenant, { confirmed: -1, in_progress: 1 });
+    await deps.events.publish(deps.db, tenant, 'booking.started', view, now, {
+      with: repository.bookingCountsChange(tenant, { confirmed: -1, in_progress: 1 }),
+    });
     return view;
   });
 }
@@ -119,8 +126,9 @@ export async function completeBooking(deps: Deps, tenant: Tenant, id: string) {
       });
       await refreshCustomerStats(deps, tenant, row.customer_id);
       const view = await loadBookingDetail(deps, tenant, id);
-      await deps.events.publish(deps.db, tenant, 'booking.completed', view, now);
-      await repository.adjustBookingCounts(deps.db, tenant, moveCount(row.status, 'completed', next ? 1 : 0));
+      await deps.events.publish(deps.db, tenant, 'booking.completed', view, now, {
+        with: repository.bookingCountsChange(tenant, moveCount(row.status, 'completed', next ? 1 : 0)),
+      });
       return view;
     }),
   );
@@ -206,32 +214,36 @@ async function bookNextOccurrence(deps: Deps, tenant: Tenant, row: repository.Bo
       },
     );
     if (!staffId) continue;
-    await repository.insertBooking(deps.db, tenant, {
-      id,
-      customerId: row.customer_id,
-      addressId: row.address_id,
-      zoneId: zone.id,
-      subscriptionId: subscription.id,
-      industry: row.industry,
-      configuration: row.configuration,
-      coupon: null,
-      pricing,
-      scheduledAt: startsAt,
-      assignedCrew: [staffId],
-      notes: row.notes,
-      // the integrator's keys follow the subscription, like the notes
-      metadata: row.metadata,
-      timeline: [
-        {
-          status: 'confirmed',
-          at: now.toISOString(),
-          note: `Next ${subscription.frequency} occurrence after ${row.id}`,
-        },
-      ],
-      now,
-    });
-    const created = await loadBookingDetail(deps, tenant, id, { created: true });
-    await deps.events.publish(deps.db, tenant, 'booking.created', created, now);
+    const detail = await repository.insertBooking(
+      deps.db,
+      tenant,
+      {
+        id,
+        customerId: row.customer_id,
+        addressId: row.address_id,
+        zoneId: zone.id,
+        subscriptionId: subscription.id,
+        industry: row.industry,
+        configuration: row.configuration,
+        coupon: null,
+        pricing,
+        scheduledAt: startsAt,
+        assignedCrew: [staffId],
+        notes: row.notes,
+        // the integrator's keys follow the subscription, like the notes
+        metadata: row.metadata,
+        timeline: [
+          {
+            status: 'confirmed',
+            at: now.toISOString(),
+            note: `Next ${subscription.frequency} occurrence after ${row.id}`,
+          },
+        ],
+        now,
+      },
+      (stats) => bookingStatsWrite(tenant, row.customer_id, stats),
+    );
+    await deps.events.publish(deps.db, tenant, 'booking.created', bookingDetailView(detail, []), now);
     return true;
   }
   return needsAttention();
@@ -298,8 +310,9 @@ export async function cancelBooking(deps: Deps, tenant: Tenant, id: string, inpu
         });
       }
       const view = await loadBookingDetail(deps, tenant, id);
-      await deps.events.publish(deps.db, tenant, 'booking.cancelled', view, now);
-      await repository.adjustBookingCounts(deps.db, tenant, moveCount(row.status, 'cancelled'));
+      await deps.events.publish(deps.db, tenant, 'booking.cancelled', view, now, {
+        with: repository.bookingCountsChange(tenant, moveCount(row.status, 'cancelled')),
+      });
       return view;
     }),
   );

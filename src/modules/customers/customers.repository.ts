@@ -263,6 +263,16 @@ export async function setBookingStats(db: Sql, tenant: Tenant, customerId: strin
   );
 }
 
+/**
+ * `setBookingStats` as a statement, for the one that changes the bookings: `stats` names a
+ * relation of one row (stats_total, stats_last, stats_subscribed) counted by bookings.
+ */
+export function bookingStatsUpdate(tenant: Tenant, customerId: string, stats: SQL): SQL {
+  return sql`update customers set total_bookings = s.stats_total, last_booking_at = s.stats_last,
+               active_subscription = s.stats_subscribed
+             from ${stats} s where ${tenantIs(tenant, 'customers')} and customers.id = ${customerId}`;
+}
+
 /** A live address by id alone, whoever's it is (to tell another customer's address from none). */
 export function findAddressById(db: Sql, tenant: Tenant, addressId: string): Promise<AddressRow | undefined> {
   return queryOne<AddressRow>(

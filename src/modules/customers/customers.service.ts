@@ -1,5 +1,5 @@
 import { periodStart } from '../../core/dates.ts';
-import { constraintViolated, isoTimestamp } from '../../core/db.ts';
+import { constraintViolated, isoTimestamp, type SQL } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
@@ -299,6 +299,14 @@ export function setBookingStats(
   stats: repository.BookingStats,
 ): Promise<void> {
   return repository.setBookingStats(deps.db, tenant, customerId, stats);
+}
+
+/**
+ * `setBookingStats` for the statement that inserts a booking (which counts them): `stats` names
+ * the relation of its one row of stats_total, stats_last and stats_subscribed.
+ */
+export function bookingStatsWrite(tenant: Tenant, customerId: string, stats: SQL): SQL {
+  return repository.bookingStatsUpdate(tenant, customerId, stats);
 }
 
 /**

@@ -5,6 +5,7 @@ export type { AddressView, CustomerListQuery, CustomerView } from './customers.s
 export {
   adjustCustomerBalances,
   type BookingStats,
+  bookingStatsWrite,
   customerAddress,
   getCustomer,
   listCustomers,

@@ -3,7 +3,7 @@
 // that same transaction, so their rows commit with the event. Who subscribes is decided where
 // deps are built (src/deps.ts), not here.
 import { periodStart } from '../../core/dates.ts';
-import type { Sql } from '../../core/db.ts';
+import type { SQL, Sql } from '../../core/db.ts';
 import type { Deps } from '../../core/deps.ts';
 import { invalidParameter, notFound } from '../../core/errors.ts';
 import { type EventPayload, type EventPublisher, type EventType, isEventPattern } from '../../core/events.ts';
@@ -30,21 +30,47 @@ export function eventPayload(
   };
 }
 
-/** Runs inside the publishing transaction, for every event published. */
-export type EventSubscriber = (
-  tx: Sql,
-  tenant: Tenant,
-  event: { id: string; type: EventType; at: Date },
-) => Promise<void>;
+export interface PublishedEvent {
+  id: string;
+  type: EventType;
+  at: Date;
+}
 
-/** The outbox publisher: stores each event, then tells each subscriber, all in `tx`. */
+/**
+ * Told of every event published, inside the publishing transaction. Its rows are written by
+ * the very statement that stores the events (`rows`: an `insert … returning …`), so publishing
+ * costs one round trip whoever subscribes; `after` gets how many rows that returned and may
+ * write more in the transaction (when `rows` could not hold them all).
+ */
+export interface EventSubscriber {
+  rows(tenant: Tenant, events: readonly PublishedEvent[]): SQL;
+  after(tx: Sql, tenant: Tenant, events: readonly PublishedEvent[], returned: number): Promise<void>;
+}
+
+/** The outbox publisher: stores the events and their subscribers' rows in `tx`, in one statement. */
 export function eventPublisher(subscribers: readonly EventSubscriber[]): EventPublisher {
+  const publishAll: EventPublisher['publishAll'] = async (tx, tenant, events, at, options = {}) => {
+    const payloads = events.map(({ type, object }) => eventPayload(tenant, type, object, at));
+    const published = events.map(({ type }, i) => ({ id: (payloads[i] as EventPayload).id, type, at }));
+    const own = options.with;
+    const { counts, filled } = await repository.insertEvents(
+      tx,
+      tenant,
+      payloads.map((payload) => ({ id: payload.id, type: payload.type, body: JSON.stringify(payload), createdAt: at })),
+      subscribers.map((subscriber) => subscriber.rows(tenant, published)),
+      own === undefined ? [] : Array.isArray(own) ? own : [{ name: 'own', statement: own as SQL }],
+      options.fill,
+    );
+    for (const [i, subscriber] of subscribers.entries()) {
+      await subscriber.after(tx, tenant, published, counts[i] ?? 0);
+    }
+    return { payloads, filled };
+  };
   return {
-    async publish(tx, tenant, type, object, at) {
-      const payload = eventPayload(tenant, type, object, at);
-      await repository.insertEvent(tx, tenant, { id: payload.id, type, body: JSON.stringify(payload), createdAt: at });
-      for (const subscriber of subscribers) await subscriber(tx, tenant, { id: payload.id, type, at });
-      return payload;
+    publishAll,
+    async publish(tx, tenant, type, object, at, options) {
+      const { payloads } = await publishAll(tx, tenant, [{ type, object }], at, options);
+      return payloads[0] as EventPayload;
     },
   };
 }

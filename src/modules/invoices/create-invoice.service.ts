@@ -4,7 +4,7 @@
 import { addDays, utcDay } from '../../core/dates.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { invalidParameter, notFound } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { newId, randomBase62 } from '../../core/ids.ts';
 import { type Metadata, mergeMetadata } from '../../core/metadata.ts';
 import { processorFor } from '../../core/payments.ts';
 import type { Tenant } from '../../core/tenant.ts';
@@ -115,39 +115,47 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
   if (paid) await adjustCustomerBalances(deps, tenant, draft.customer_id, { spent: draft.total });
   const declined = payment?.failure ?? null;
 
-  // The number is the last lock taken (see takeInvoiceNumber), and comes before the events
-  // that show it.
   const zeroTotal = draft.total === 0;
-  const issued: repository.InvoiceRow = {
+  const unnumbered: repository.InvoiceRow = {
     ...draft,
-    number: await repository.takeInvoiceNumber(deps.db, tenant),
     status: zeroTotal ? 'paid' : 'pending',
     issued_at: at,
     paid_at: zeroTotal ? at : null,
   };
-  const charged: repository.InvoiceRow = paid
-    ? { ...issued, status: 'paid', amount_paid: issued.total, paid_at: at, payment_method: payment.payment_method }
-    : { ...issued, last_payment_error: declined && { ...declined, at } };
-  await repository.updateInvoice(
-    deps.db,
+  const outcome: repository.InvoiceRow = paid
+    ? { ...unnumbered, status: 'paid', amount_paid: draft.total, paid_at: at, payment_method: payment.payment_method }
+    : { ...unnumbered, last_payment_error: declined && { ...declined, at } };
+  // The number is the last lock taken (see numberInvoice): it is taken by the statement that
+  // stores the events, which show it, so that only COMMIT comes after it.
+  const numbering = repository.invoiceNumbering(
     tenant,
     draft.id,
     {
-      number: charged.number ?? undefined,
-      status: charged.status,
-      amount_paid: charged.amount_paid,
+      status: outcome.status,
+      amount_paid: outcome.amount_paid,
       issued_at: now,
-      paid_at: charged.paid_at === null ? undefined : now,
-      payment_method: charged.payment_method ?? undefined,
-      last_payment_error: charged.last_payment_error ?? undefined,
+      paid_at: outcome.paid_at === null ? undefined : now,
+      payment_method: outcome.payment_method ?? undefined,
+      last_payment_error: outcome.last_payment_error ?? undefined,
     },
     now,
   );
-
   // invoice.created shows the invoice as issued, before any charge; then what the charge did.
-  await deps.events.publish(deps.db, tenant, 'invoice.created', invoiceView(issued, [], [], now), now);
-  const invoice = invoiceView(charged, payment ? [payment] : [], [], now);
-  if (invoice.status === 'paid') await deps.events.publish(deps.db, tenant, 'invoice.paid', invoice, now);
+  const placeholder = `number-${randomBase62(24)}`;
+  const issued = invoiceView({ ...unnumbered, number: placeholder }, [], [], now);
+  const outcomeView = (number: string) => invoiceView({ ...outcome, number }, payment ? [payment] : [], [], now);
+  const { filled } = await deps.events.publishAll(
+    deps.db,
+    tenant,
+    [
+      { type: 'invoice.created', object: issued },
+      ...(outcome.status === 'paid' ? [{ type: 'invoice.paid' as const, object: outcomeView(placeholder) }] : []),
+    ],
+    now,
+    { with: numbering.parts, fill: { placeholder, value: numbering.number } },
+  );
+  if (filled === null) throw new Error('invoice number not taken');
+  const invoice = outcomeView(filled);
   if (spec.sendEmail) await queueInvoiceEmail(deps, tenant, invoice, business.name);
   return { invoice, declined };
 }

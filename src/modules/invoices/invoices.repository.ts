@@ -2,9 +2,10 @@
 // customer (names, a lock on the customer while money moves) and a booking's customer, for
 // booking_id checks. The business name and currency are the catalog's settings (businessProfile).
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import type { StatementPart } from '../../core/events.ts';
 import { type Metadata, metadataContains } from '../../core/metadata.ts';
 import { type PageRequest, pagedRows } from '../../core/paging.ts';
-import { type Locking, lockIf, updateColumns } from '../../core/rows.ts';
+import { assignments, type Locking, lockIf, updateColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
 import type { PaymentMethodSummary } from '../payments/index.ts';
 import type { LineItem } from './totals.ts';
@@ -83,21 +84,58 @@ export async function findInvoiceIds(db: Sql, tenant: Tenant, limit: number): Pr
 }
 
 /**
- * Takes the environment's next invoice number (INV-000001, …). The counter row stays locked
- * until the transaction ends, so concurrent issuers queue behind it: numbers have no
- * duplicates, and a rolled-back invoice gives its number back (no gaps). Take it after every
- * other lock and as late as possible, so the queue moves quickly.
+ * Numbers the invoice with the environment's next invoice number (INV-000001, …) and sets
+ * `changes`, in one statement; returns the number. The counter row stays locked until the
+ * transaction ends, so concurrent issuers queue behind it: numbers have no duplicates, and a
+ * rolled-back invoice gives its number back (no gaps). Call it after every other lock and as
+ * late as possible (only the events and COMMIT after it), so the queue moves quickly.
  */
-export async function takeInvoiceNumber(tx: Sql, tenant: Tenant): Promise<string> {
+export async function numberInvoice(
+  tx: Sql,
+  tenant: Tenant,
+  id: string,
+  changes: Omit<InvoiceChanges, 'number'>,
+  now: Date,
+): Promise<string> {
+  const numbering = invoiceNumbering(tenant, id, changes, now);
+  const parts = numbering.parts.map((part) => sql`${sql.identifier(part.name)} as (${part.statement})`);
   const row = await queryOne<{ number: string }>(
     tx,
-    sql`insert into invoice_counters (account_id, environment, last_number)
-        values (${tenant.accountId}, ${tenant.environment}, 1)
-        on conflict (account_id, environment) do update set last_number = invoice_counters.last_number + 1
-        returning 'INV-' || lpad(last_number::text, greatest(6, length(last_number::text)), '0') as number`,
+    sql`with ${sql.join(parts, sql`, `)} select ${numbering.number} as number`,
   );
   if (!row) throw new Error('invoice number not taken');
   return row.number;
+}
+
+/**
+ * `numberInvoice` as parts of a statement (the one that stores the invoice's events, which show
+ * the number: `PublishOptions.with` and `fill`), and the number they take as `number`.
+ */
+export function invoiceNumbering(
+  tenant: Tenant,
+  id: string,
+  changes: Omit<InvoiceChanges, 'number'>,
+  now: Date,
+): { parts: StatementPart[]; number: SQL } {
+  return {
+    parts: [
+      {
+        name: 'counter',
+        statement: sql`insert into invoice_counters (account_id, environment, last_number)
+          values (${tenant.accountId}, ${tenant.environment}, 1)
+          on conflict (account_id, environment) do update set last_number = invoice_counters.last_number + 1
+          returning 'INV-' || lpad(last_number::text, greatest(6, length(last_number::text)), '0') as number`,
+      },
+      {
+        name: 'numbered',
+        statement: sql`update invoices set number = (select number from counter),
+               ${sql.join(assignments(changes, now, renderColumn), sql`, `)}
+          where ${tenantIs(tenant)} and id = ${id}
+          returning number`,
+      },
+    ],
+    number: sql`(select number from numbered)`,
+  };
 }
 
 /** The customer of a booking of this tenant (the bookings table is read here, not written). */
@@ -172,9 +210,11 @@ export async function updateInvoice(
   changes: InvoiceChanges,
   now: Date,
 ): Promise<void> {
-  await updateColumns(db, 'invoices', { tenant, id }, changes, now, (column, value) =>
-    JSON_COLUMNS.has(column) && value !== null ? sql`${JSON.stringify(value)}::jsonb` : sql`${value}`,
-  );
+  await updateColumns(db, 'invoices', { tenant, id }, changes, now, renderColumn);
+}
+
+function renderColumn(column: string, value: unknown): SQL {
+  return JSON_COLUMNS.has(column) && value !== null ? sql`${JSON.stringify(value)}::jsonb` : sql`${value}`;
 }
 
 export interface InvoiceFilters {

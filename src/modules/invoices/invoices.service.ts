@@ -47,21 +47,23 @@ export async function finalizeInvoice(
       throw new AppError('invalid_state_transition', `Only a draft can be finalized; this invoice is ${row.status}.`);
     }
     const zeroTotal = row.total === 0;
-    await repository.updateInvoice(
+    await repository.numberInvoice(
       deps.db,
       tenant,
       id,
-      {
-        number: await repository.takeInvoiceNumber(deps.db, tenant),
-        status: zeroTotal ? 'paid' : 'pending',
-        issued_at: now,
-        paid_at: zeroTotal ? now : undefined,
-      },
+      { status: zeroTotal ? 'paid' : 'pending', issued_at: now, paid_at: zeroTotal ? now : undefined },
       now,
     );
     const view = await getInvoice(deps, tenant, id);
-    await deps.events.publish(deps.db, tenant, 'invoice.finalized', view, now);
-    if (zeroTotal) await deps.events.publish(deps.db, tenant, 'invoice.paid', view, now);
+    await deps.events.publishAll(
+      deps.db,
+      tenant,
+      [
+        { type: 'invoice.finalized', object: view },
+        ...(zeroTotal ? [{ type: 'invoice.paid' as const, object: view }] : []),
+      ],
+      now,
+    );
     if (input.send_email ?? row.send_email) {
       await queueInvoiceEmail(deps, tenant, view, (await businessProfile(deps, tenant)).name);
     }

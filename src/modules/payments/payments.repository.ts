@@ -1,6 +1,6 @@
 // Owns: payment_methods (cards on file), payments and refunds. Customers are read through the
 // customers module's service; invoices are changed only by the invoices module.
-import { query, queryOne, type Sql, sql, textArray } from '../../core/db.ts';
+import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
 import { type PageRequest, pageOfTable } from '../../core/paging.ts';
 import { findCustomersRow, removeKeepingADefault } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
@@ -102,17 +102,15 @@ export interface PaymentRow {
 const PAYMENT_COLUMNS = sql.raw(`id, invoice_id, customer_id, amount, method, payment_method_id, brand, last4, status,
   failure_code, failure_message, processor_reference, amount_refunded, created_at`);
 
-export async function insertPayment(db: Sql, tenant: Tenant, row: PaymentRow): Promise<void> {
-  await query(
-    db,
-    sql`insert into payments (id, account_id, environment, invoice_id, customer_id, amount, method, payment_method_id,
-                              brand, last4, status, failure_code, failure_message, processor_reference, amount_refunded,
-                              created_at)
-        values (${row.id}, ${tenant.accountId}, ${tenant.environment}, ${row.invoice_id}, ${row.customer_id},
-                ${row.amount}, ${row.method}, ${row.payment_method_id}, ${row.brand}, ${row.last4}, ${row.status},
-                ${row.failure_code}, ${row.failure_message}, ${row.processor_reference}, ${row.amount_refunded},
-                ${row.created_at})`,
-  );
+/** The payment's insert, for the statement that publishes its event (`PublishOptions.with`). */
+export function paymentInsert(tenant: Tenant, row: PaymentRow): SQL {
+  return sql`insert into payments (id, account_id, environment, invoice_id, customer_id, amount, method, payment_method_id,
+                                   brand, last4, status, failure_code, failure_message, processor_reference, amount_refunded,
+                                   created_at)
+             values (${row.id}, ${tenant.accountId}, ${tenant.environment}, ${row.invoice_id}, ${row.customer_id},
+                     ${row.amount}, ${row.method}, ${row.payment_method_id}, ${row.brand}, ${row.last4}, ${row.status},
+                     ${row.failure_code}, ${row.failure_message}, ${row.processor_reference}, ${row.amount_refunded},
+                     ${row.created_at}::timestamptz)`;
 }
 
 export function listPayments(db: Sql, tenant: Tenant, invoiceIds: string[]): Promise<PaymentRow[]> {

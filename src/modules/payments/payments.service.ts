@@ -276,10 +276,10 @@ async function recordPayment(
     amount_refunded: 0,
     created_at: attempt.now.toISOString(),
   };
-  await repository.insertPayment(deps.db, tenant, row);
   const view = paymentView(row);
   const type = row.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed';
-  await deps.events.publish(deps.db, tenant, type, view, attempt.now);
+  // the payment and its event in one round trip
+  await deps.events.publish(deps.db, tenant, type, view, attempt.now, { with: repository.paymentInsert(tenant, row) });
   return view;
 }
 

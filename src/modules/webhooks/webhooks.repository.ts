@@ -1,6 +1,6 @@
 // Owns: webhook_endpoints, webhook_deliveries (the attempts; the delivery worker's own queries
 // are in deliveries.repository.ts).
-import { query, queryOne, type Sql, sql, textArray } from '../../core/db.ts';
+import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
 import { type Metadata, metadataContains, metadataJson } from '../../core/metadata.ts';
 import { type PageRequest, pageOfTable } from '../../core/paging.ts';
 import { findById, type Locking, updateColumns } from '../../core/rows.ts';
@@ -122,14 +122,54 @@ export async function deleteEndpoint(db: Sql, tenant: Tenant, id: string): Promi
 }
 
 /** Active endpoints subscribed to `type` by name, by `resource.*` or by `*`. */
-export async function subscribedEndpointIds(db: Sql, tenant: Tenant, type: string): Promise<string[]> {
-  const patterns = [type, `${type.split('.')[0]}.*`, '*'];
-  const rows = await query<{ id: string }>(
+/** Endpoint `ep` is active and subscribed to the event type `type` (exactly, `booking.*` or `*`). */
+function subscribed(tenant: Tenant, type: SQL): SQL {
+  return sql`${tenantIs(tenant, 'ep')} and ep.status = 'active'
+             and ep.events && array[${type}, split_part(${type}, '.', 1) || '.*', '*']`;
+}
+
+/** The events as rows `ev(id, type, at, ord)`, for a join with the endpoints. */
+function eventRows(events: readonly { id: string; type: string; at: Date }[]): SQL {
+  return sql`unnest(${textArray(events.map((event) => event.id))}, ${textArray(events.map((event) => event.type))},
+                    ${textArray(events.map((event) => event.at.toISOString()))}::timestamptz[])
+               with ordinality as ev(id, type, at, ord)`;
+}
+
+/**
+ * The first attempts of these events to every endpoint subscribed to them, as one `insert …
+ * returning` for the publishing statement (events/EventSubscriber), taking their ids from `ids`
+ * in turn: the pairs past the last id are left to `unqueuedSubscriptions`.
+ */
+export function firstAttempts(
+  tenant: Tenant,
+  events: readonly { id: string; type: string; at: Date }[],
+  ids: readonly string[],
+): SQL {
+  return sql`insert into webhook_deliveries (id, account_id, environment, endpoint_id, event_id, event_type,
+                                             attempt, manual, status, next_attempt_at, created_at)
+             select fresh.id, ${tenant.accountId}, ${tenant.environment}, pair.endpoint_id, pair.event_id,
+                    pair.event_type, 1, false, 'pending', pair.at, pair.at
+             from (select ep.id as endpoint_id, ev.id as event_id, ev.type as event_type, ev.at,
+                          row_number() over (order by ev.ord, ep.id) as k
+                   from ${eventRows(events)} join webhook_endpoints ep on ${subscribed(tenant, sql`ev.type`)}) pair
+             join unnest(${textArray(ids)}) with ordinality as fresh(id, k) on fresh.k = pair.k
+             returning 1`;
+}
+
+/** (event, endpoint) pairs of these events' subscriptions that have no attempt yet. */
+export function unqueuedSubscriptions(
+  db: Sql,
+  tenant: Tenant,
+  events: readonly { id: string; type: string; at: Date }[],
+) {
+  return query<{ event_id: string; endpoint_id: string }>(
     db,
-    sql`select id from webhook_endpoints
-        where ${tenantIs(tenant)} and status = 'active' and events && ${textArray(patterns)}`,
+    sql`select ev.id as event_id, ep.id as endpoint_id
+        from ${eventRows(events)} join webhook_endpoints ep on ${subscribed(tenant, sql`ev.type`)}
+        where not exists (select 1 from webhook_deliveries d
+                          where ${tenantIs(tenant, 'd')} and d.event_id = ev.id and d.endpoint_id = ep.id)
+        order by ev.ord, ep.id`,
   );
-  return rows.map((row) => row.id);
 }
 
 export interface NewAttempt {

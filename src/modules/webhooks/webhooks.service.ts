@@ -1,7 +1,7 @@
 import { isoTimestamp } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { invalidParameter, notFound } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { newId, newIds } from '../../core/ids.ts';
 import { mergeMetadata, metadataFilter, metadataView } from '../../core/metadata.ts';
 import { pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
@@ -101,28 +101,37 @@ async function endpointOrThrow(deps: Deps, tenant: Tenant, id: string, options: 
   return row;
 }
 
+/** Delivery ids minted with each event; an event with more subscribed endpoints costs a statement more. */
+const FIRST_ATTEMPT_IDS_PER_EVENT = 8;
+
 /**
  * Fans an event out to the endpoints subscribed to it, inside the publishing transaction:
  * the attempts commit exactly when the event does, so none is lost and none is invented, and
  * the worker needs no cursor over the event log (whose commit order differs from id order).
  */
-export const fanOutEvent: EventSubscriber = async (tx, tenant, event) => {
-  const endpointIds = await repository.subscribedEndpointIds(tx, tenant, event.type);
-  if (endpointIds.length === 0) return;
-  await repository.insertAttempts(
-    tx,
-    tenant,
-    endpointIds.map((endpointId) => ({
-      id: newId('webhookDelivery'),
-      endpointId,
-      eventId: event.id,
-      eventType: event.type,
-      attempt: 1,
-      manual: false,
-      dueAt: event.at,
-    })),
-    event.at,
-  );
+export const fanOutEvent: EventSubscriber = {
+  // ids for the usual few endpoints; more subscribers than that are queued by `after`
+  rows: (tenant, events) =>
+    repository.firstAttempts(tenant, events, newIds('webhookDelivery', events.length * FIRST_ATTEMPT_IDS_PER_EVENT)),
+  async after(tx, tenant, events, queued) {
+    if (queued < events.length * FIRST_ATTEMPT_IDS_PER_EVENT) return;
+    const byId = new Map(events.map((event) => [event.id, event]));
+    const rest = await repository.unqueuedSubscriptions(tx, tenant, events);
+    const attempts = rest.map((pair) => {
+      const event = byId.get(pair.event_id)!;
+      const id = newId('webhookDelivery');
+      return {
+        id,
+        endpointId: pair.endpoint_id,
+        eventId: event.id,
+        eventType: event.type,
+        attempt: 1,
+        manual: false,
+        dueAt: event.at,
+      };
+    });
+    await repository.insertAttempts(tx, tenant, attempts, events[0]!.at);
+  },
 };
 
 export async function createWebhook(deps: Deps, tenant: Tenant, input: NewWebhookBody): Promise<WebhookWithSecretView> {
