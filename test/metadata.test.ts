@@ -117,14 +117,19 @@ describe('bookings', () => {
       industry: 'junk-removal',
       configuration: scene.sofa(),
       scheduled_at: await scene.slotAt('junk-removal', '2026-06-02', '10:00', 20),
-      metadata: { order: tag },
+      metadata: { order: tag, batch: 'b1' },
     });
     expect(res.status).toBe(201);
-    expect(res.body.metadata).toEqual({ order: tag });
+    expect(res.body.metadata).toEqual({ batch: 'b1', order: tag });
     const id = res.body.id;
+    // inserted and read back by one statement, the event built from it: keys as GET prints them
+    const created = await latestEvent('booking.created', id);
+    const retrieved = await api().get(`/v1/bookings/${id}`);
+    expect(Object.keys(retrieved.body.metadata)).toEqual(['batch', 'order']);
+    expect(JSON.stringify(created.data.object.metadata)).toBe(JSON.stringify(retrieved.body.metadata));
 
     expect((await api().post(`/v1/bookings/${id}/cancel`, {})).status).toBe(200);
-    const patched = await api().patch(`/v1/bookings/${id}`, { metadata: { refund: 'no' } });
+    const patched = await api().patch(`/v1/bookings/${id}`, { metadata: { batch: '', refund: 'no' } });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ status: 'cancelled', metadata: { order: tag, refund: 'no' } });
     expect((await latestEvent('booking.updated', id)).data.object.metadata).toEqual({ order: tag, refund: 'no' });
