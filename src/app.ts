@@ -34,6 +34,7 @@ import {
 } from './modules/catalog/index.ts';
 import { customerRoutes } from './modules/customers/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
+import { eventRoutes } from './modules/events/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { invoiceRoutes, issuedInvoiceIds, overdueInvoicesWorker } from './modules/invoices/index.ts';
 import { accessTokenResolver, oauthRoutes } from './modules/oauth/index.ts';
@@ -152,6 +153,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   paymentMethodRoutes(server, deps);
   invoiceRoutes(server, deps);
   webhookRoutes(server, deps);
+  eventRoutes(server, deps);
 
   const workers: Workers = {
     deliveries: new DeliveryWorker(deps),

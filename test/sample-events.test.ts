@@ -4,6 +4,7 @@ import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { apiShape } from '../src/core/http/api-shape.ts';
+import { Metadata } from '../src/core/http/metadata.ts';
 import { BookingDetail } from '../src/modules/bookings/bookings.schemas.ts';
 import { Pricing } from '../src/modules/catalog/catalog.schemas.ts';
 import { Address, Customer } from '../src/modules/customers/customers.schemas.ts';
@@ -12,7 +13,7 @@ import { Invoice } from '../src/modules/invoices/invoices.schemas.ts';
 import { Payment, Refund } from '../src/modules/payments/payments.schemas.ts';
 import { sampleObject } from '../src/modules/webhooks/sample-events.ts';
 
-const references = { Address, Pricing, Payment, Refund };
+const references = { Address, Pricing, Payment, Refund, Metadata };
 
 function resourceSchema(type: string): TSchema {
   if (type === 'payment.refunded') return Refund;

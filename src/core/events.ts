@@ -26,6 +26,18 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+const RESOURCES = new Set(EVENT_TYPES.map((type) => type.split('.')[0]));
+
+/**
+ * Whether `pattern` names events: an event type, `resource.*` (e.g. `booking.*`) or `*`. Webhook
+ * subscriptions and the events list's `type` filter read patterns the same way.
+ */
+export function isEventPattern(pattern: string): boolean {
+  if (pattern === '*' || (EVENT_TYPES as readonly string[]).includes(pattern)) return true;
+  const [resource, action, ...rest] = pattern.split('.');
+  return action === '*' && rest.length === 0 && resource !== undefined && RESOURCES.has(resource);
+}
+
 export interface EventPayload {
   id: string;
   type: string;

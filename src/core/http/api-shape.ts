@@ -4,13 +4,15 @@
 // even where the view was built from jsonb (which stores keys in its own order).
 import fastJson from 'fast-json-stringify';
 import type { TSchema } from 'typebox';
+import { Metadata } from './metadata.ts';
 
 export function apiShape<T>(schema: TSchema, referenced: TSchema[] = []): (value: T) => T {
   // compiled on first use, as the routes' serialisers are (compile-on-first-use.ts)
   let stringify: ((value: T) => string) | undefined;
   return (value) => {
     if (!stringify) {
-      const external = Object.fromEntries(referenced.map((ref) => [(ref as { $id?: string }).$id, ref]));
+      // Metadata is shared by every object that has it
+      const external = Object.fromEntries([Metadata, ...referenced].map((ref) => [(ref as { $id?: string }).$id, ref]));
       stringify = fastJson(schema as Parameters<typeof fastJson>[0], { schema: external as never });
     }
     return JSON.parse(stringify(value)) as T;

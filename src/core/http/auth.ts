@@ -11,6 +11,7 @@ export const SCOPES = [
   'catalog:write',
   'customers:read',
   'customers:write',
+  'events:read',
   'invoices:read',
   'invoices:write',
   'services:read',

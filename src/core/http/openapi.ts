@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ErrorResponse } from './error-handler.ts';
+import { Metadata } from './metadata.ts';
 
 const DESCRIPTION = `
 Fieldhand runs a field-service business: customers, service catalog, availability, prices,
@@ -42,6 +43,7 @@ seconds) and the IETF \`RateLimit-Policy\`/\`RateLimit\` fields; a 429 adds \`Re
 
 export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Promise<void> {
   app.addSchema(ErrorResponse);
+  app.addSchema(Metadata);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -67,6 +69,7 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
         { name: 'Invoices' },
         { name: 'Payment methods' },
         { name: 'Webhooks' },
+        { name: 'Events', description: 'What webhooks carried, kept 30 days.' },
         { name: 'OAuth', description: 'The authorization server (flat RFC 6749 errors).' },
         { name: 'Operations' },
       ],

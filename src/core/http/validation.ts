@@ -7,6 +7,7 @@ import type { Static, TSchema } from 'typebox';
 import { isCalendarDate, isTimestamp, isTimestampOrDate } from '../dates.ts';
 import { AppError } from '../errors.ts';
 import { validateOnFirstUse } from './compile-on-first-use.ts';
+import { metadataSchemaError } from './metadata.ts';
 
 /** Date formats every schema shares: real calendar days and times in 1970-9999 (CONTRACT §12). */
 const DATE_FORMATS = {
@@ -76,6 +77,8 @@ export function validationError(errors: ErrorObject[], part: string | undefined)
   if (!error) return new AppError('parameter_invalid', 'The request is invalid.');
   // A path segment that cannot be an id names nothing: 404, as an unknown id (CONTRACT §12).
   if (part === 'params') return new AppError('resource_not_found', 'No such resource at this path.');
+  const metadataError = part === 'body' ? metadataSchemaError(error) : undefined;
+  if (metadataError) return metadataError;
   const base = error.instancePath
     .split('/')
     .slice(1)

@@ -1,6 +1,7 @@
 // Owns: bookings, booking_counts, subscriptions. Reads customers, addresses and staff in joins
 // for the booking's view (names, address, crew); writes to them go through their modules.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import { type Metadata, metadataContains, metadataJson } from '../../core/metadata.ts';
 import type { PageRequest } from '../../core/paging.ts';
 import { insertRow, type Locking, lockIf, tenantColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
@@ -46,6 +47,7 @@ export interface BookingRow {
   scheduled_at: string;
   assigned_crew: string[];
   notes: string | null;
+  metadata: Metadata;
   cancellation: Cancellation | null;
   created_at: string;
   updated_at: string;
@@ -55,7 +57,7 @@ const BOOKING_COLUMNS = sql.raw(`select b.id, b.status, b.customer_id, c.first_n
   c.last_name as customer_last_name, c.email as customer_email, b.address_id, a.street as address_street,
   a.city as address_city, a.state as address_state, a.zip as address_zip, b.zone_id, b.subscription_id, b.industry,
   b.configuration, b.coupon, b.pricing, b.total, b.estimated_duration, b.scheduled_at, b.assigned_crew, b.notes,
-  b.cancellation, b.created_at, b.updated_at`);
+  b.metadata, b.cancellation, b.created_at, b.updated_at`);
 
 /** The booking row with its customer's names and address, from `source` (the table, or a just-inserted row). */
 function bookingSelect(source: SQL): SQL {
@@ -85,6 +87,7 @@ export interface NewBooking {
   scheduledAt: Date;
   assignedCrew: string[];
   notes: string | null;
+  metadata: Metadata;
   timeline: TimelineEntry[];
   now: Date;
 }
@@ -106,14 +109,15 @@ export async function insertBooking(
     sql`with new_booking as (
           insert into bookings (id, account_id, environment, customer_id, address_id, zone_id, subscription_id, status,
             industry, configuration, coupon, pricing, total, estimated_duration, scheduled_at, assigned_crew, notes,
-            timeline, created_at, updated_at)
+            metadata, timeline, created_at, updated_at)
           values (${booking.id}, ${tenant.accountId}, ${tenant.environment}, ${booking.customerId}, ${booking.addressId},
                   ${booking.zoneId}, ${booking.subscriptionId}, 'confirmed', ${booking.industry},
                   ${JSON.stringify(booking.configuration)}::jsonb,
                   ${booking.coupon === null ? null : JSON.stringify(booking.coupon)}::jsonb,
                   ${JSON.stringify(booking.pricing)}::jsonb, ${booking.pricing.total},
                   ${booking.pricing.estimated_duration}, ${booking.scheduledAt}::timestamptz,
-                  ${textArray(booking.assignedCrew)}, ${booking.notes}, ${JSON.stringify(booking.timeline)}::jsonb,
+                  ${textArray(booking.assignedCrew)}, ${booking.notes}, ${metadataJson(booking.metadata)},
+                  ${JSON.stringify(booking.timeline)}::jsonb,
                   ${booking.now}::timestamptz, ${booking.now}::timestamptz)
           returning *),
         stats as (${statsSelect(
@@ -139,6 +143,7 @@ export interface BookingChanges {
   scheduledAt?: Date;
   assignedCrew?: string[];
   notes?: string | null;
+  metadata?: Metadata;
   cancellation?: Cancellation;
   /** Appended to the timeline. */
   timeline?: TimelineEntry;
@@ -166,6 +171,7 @@ export async function updateBooking(
   if (changes.scheduledAt !== undefined) set.push(sql`scheduled_at = ${changes.scheduledAt}`);
   if (changes.assignedCrew !== undefined) set.push(sql`assigned_crew = ${textArray(changes.assignedCrew)}`);
   if (changes.notes !== undefined) set.push(sql`notes = ${changes.notes}`);
+  if (changes.metadata !== undefined) set.push(sql`metadata = ${metadataJson(changes.metadata)}`);
   if (changes.cancellation !== undefined) set.push(sql`cancellation = ${JSON.stringify(changes.cancellation)}::jsonb`);
   if (changes.timeline !== undefined) {
     set.push(sql`timeline = timeline || jsonb_build_array(${JSON.stringify(changes.timeline)}::jsonb)`);
@@ -209,6 +215,7 @@ export interface BookingFilters {
   scheduledFrom?: Date;
   scheduledBefore?: Date;
   ids?: string[];
+  metadata?: Metadata;
 }
 
 const ORDER_BY: Record<string, SQL> = {
@@ -232,6 +239,7 @@ export async function listBookings(
   if (filters.scheduledFrom) conditions.push(sql`b.scheduled_at >= ${filters.scheduledFrom}`);
   if (filters.scheduledBefore) conditions.push(sql`b.scheduled_at < ${filters.scheduledBefore}`);
   if (filters.ids) conditions.push(sql`b.id = any(${textArray(filters.ids)})`);
+  if (filters.metadata) conditions.push(metadataContains(filters.metadata, sql`b.metadata`));
   const where = sql.join(conditions, sql` and `);
   const order = ORDER_BY[sort] ?? (ORDER_BY['-created_at'] as SQL);
   // the page is picked from bookings alone (an index scan), then joined for its names

@@ -23,7 +23,8 @@ const tags = ['Bookings'];
 
 const LIST_DESCRIPTION =
   'Newest first by default; `sort` is scheduled_at, -scheduled_at, created_at or -created_at. ' +
-  '`date_from`/`date_to` filter on scheduled_at (a plain date is a whole UTC day, date_to inclusive).';
+  '`date_from`/`date_to` filter on scheduled_at (a plain date is a whole UTC day, date_to inclusive). ' +
+  '`metadata[key]=value` keeps bookings whose metadata holds that pair.';
 
 export function bookingRoutes(app: FastifyInstance, deps: Deps) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -77,7 +78,8 @@ export function bookingRoutes(app: FastifyInstance, deps: Deps) {
         'Confirmed bookings only (else 409 invalid_state_transition); status never changes here. ' +
         'A new scheduled_at, configuration or address re-checks availability (409 slot_unavailable), keeps the crew ' +
         'when free and frees the old time; configuration and address re-price. Sends booking.rescheduled when the ' +
-        'time moved, else booking.updated.',
+        'time moved, else booking.updated. `metadata` merges key by key (an empty string deletes a key); a body ' +
+        'with only `metadata` may change a booking in any status.',
       params: IdParams('id'),
       body: UpdateBookingBody,
       response: ok(detail, 409),

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { MetadataBody } from '../../core/http/metadata.ts';
 import { customerListQueries, ListOf } from '../../core/http/pagination.ts';
 import { Nullable, Strict, Timestamp, TimestampOrDate } from '../../core/http/schemas.ts';
 import { ServiceConfiguration } from '../catalog/index.ts';
@@ -35,6 +36,7 @@ const BookingFields = {
   coupon_code: Nullable(Type.String()),
   assigned_crew: Type.Array(Type.String({ description: 'Staff ids (prefix staff_).' })),
   notes: Nullable(Type.String()),
+  metadata: Type.Ref('Metadata'),
   subscription_id: Nullable(Type.String({ description: 'The recurring service this occurrence belongs to.' })),
   cancellation: Nullable(
     Type.Object({
@@ -87,6 +89,7 @@ export const NewBookingBody = Strict({
   address_id: Type.String({ maxLength: 64, description: "One of the customer's addresses." }),
   notes: Type.Optional(Type.String({ maxLength: 5000 })),
   coupon_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  metadata: MetadataBody,
 });
 export type NewBookingBody = Static<typeof NewBookingBody>;
 
@@ -95,6 +98,7 @@ export const UpdateBookingBody = Strict({
   configuration: Type.Optional(ServiceConfiguration),
   notes: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
   address_id: Type.Optional(Type.String({ maxLength: 64 })),
+  metadata: MetadataBody,
 });
 export type UpdateBookingBody = Static<typeof UpdateBookingBody>;
 

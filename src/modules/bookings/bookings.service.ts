@@ -4,6 +4,7 @@ import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { apiShape } from '../../core/http/api-shape.ts';
 import { newId } from '../../core/ids.ts';
+import { mergeMetadata, metadataFilter, metadataView } from '../../core/metadata.ts';
 import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { type HeldBookings, Pricing, redeemCoupon, staffNames } from '../catalog/index.ts';
@@ -53,6 +54,7 @@ export function bookingView(row: repository.BookingRow): BookingView {
     coupon_code: row.coupon?.code ?? null,
     assigned_crew: row.assigned_crew,
     notes: row.notes,
+    metadata: metadataView(row.metadata),
     subscription_id: row.subscription_id,
     cancellation: row.cancellation,
     created_at: isoTimestamp(row.created_at),
@@ -189,6 +191,7 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
           scheduledAt: startsAt,
           assignedCrew: [held.staffId],
           notes: input.notes ?? null,
+          metadata: mergeMetadata({}, input.metadata),
           timeline: [{ status: 'confirmed', at: now.toISOString(), note: 'Booked' }],
           now,
         },
@@ -221,6 +224,7 @@ export async function listBookings(
       scheduledFrom: periodStart(query.date_from),
       scheduledBefore: periodEnd(query.date_to),
       ids: parseIds(query.ids, 'bk'),
+      metadata: metadataFilter(query),
     },
     query.sort,
     page,
@@ -253,7 +257,9 @@ export async function updateBooking(deps: Deps, tenant: Tenant, id: string, inpu
     inTransaction(deps, async (deps) => {
       const now = deps.clock.now();
       const row = await requireBooking(deps, tenant, id, { forUpdate: true });
-      if (row.status !== 'confirmed') {
+      // metadata is the integrator's, not the booking's plan: it may change in any status
+      const metadataOnly = input.metadata !== undefined && Object.keys(input).length === 1;
+      if (row.status !== 'confirmed' && !metadataOnly) {
         throw new AppError(
           'invalid_state_transition',
           `Only a confirmed booking can be changed; this one is ${row.status}.`,
@@ -301,6 +307,7 @@ export async function updateBooking(deps: Deps, tenant: Tenant, id: string, inpu
       }
       if (repriced) Object.assign(changes, { configuration, pricing, addressId: address.id });
       if (input.notes !== undefined) changes.notes = input.notes;
+      if (input.metadata !== undefined) changes.metadata = mergeMetadata(row.metadata, input.metadata);
       if (input.configuration !== undefined) {
         changes.subscriptionId = await reconcileSubscription(deps, tenant, row, recurring(configuration), now);
       }

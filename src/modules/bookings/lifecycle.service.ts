@@ -230,6 +230,8 @@ async function bookNextOccurrence(deps: Deps, tenant: Tenant, row: repository.Bo
         scheduledAt: startsAt,
         assignedCrew: [staffId],
         notes: row.notes,
+        // the integrator's keys follow the subscription, like the notes
+        metadata: row.metadata,
         timeline: [
           {
             status: 'confirmed',

@@ -1,6 +1,7 @@
 // Owns: customers, addresses.
 // Bookings set the booking stats and invoices move the money stats through customers' services.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import { type Metadata, metadataContains, metadataJson } from '../../core/metadata.ts';
 import { type PageRequest, pagedRows } from '../../core/paging.ts';
 import { findById, findCustomersRow, type Locking, removeKeepingADefault, updateColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
@@ -14,6 +15,7 @@ export interface CustomerRow {
   status: 'active' | 'inactive' | 'deactivated';
   preferences: { preferred_contact: 'email' | 'sms' | 'phone'; marketing_opt_in: boolean };
   credit_balance: number;
+  metadata: Metadata;
   total_bookings: number;
   total_spent: number;
   last_booking_at: string | null;
@@ -35,7 +37,8 @@ export interface AddressRow {
   created_at: string;
 }
 
-const CUSTOMER_COLUMNS = sql.raw(`id, first_name, last_name, email, phone, status, preferences, credit_balance,
+const CUSTOMER_COLUMNS =
+  sql.raw(`id, first_name, last_name, email, phone, status, preferences, credit_balance, metadata,
   total_bookings, total_spent, last_booking_at, active_subscription, created_at, updated_at`);
 
 const ADDRESS_COLUMNS = sql.raw(
@@ -61,14 +64,16 @@ export async function insertCustomer(
     email: string;
     phone: string | null;
     preferences: CustomerRow['preferences'];
+    metadata: Metadata;
     now: Date;
   },
 ): Promise<void> {
   await query(
     db,
-    sql`insert into customers (id, account_id, environment, first_name, last_name, email, phone, preferences, created_at, updated_at)
+    sql`insert into customers (id, account_id, environment, first_name, last_name, email, phone, preferences, metadata, created_at, updated_at)
         values (${customer.id}, ${tenant.accountId}, ${tenant.environment}, ${customer.firstName}, ${customer.lastName},
-                ${customer.email}, ${customer.phone}, ${JSON.stringify(customer.preferences)}::jsonb, ${customer.now}, ${customer.now})`,
+                ${customer.email}, ${customer.phone}, ${JSON.stringify(customer.preferences)}::jsonb,
+                ${metadataJson(customer.metadata)}, ${customer.now}, ${customer.now})`,
   );
 }
 
@@ -87,11 +92,12 @@ export async function updateCustomer(
     phone: string | null;
     status: CustomerRow['status'];
     preferences: CustomerRow['preferences'];
+    metadata: Metadata;
   }>,
   now: Date,
 ): Promise<void> {
   await updateColumns(db, 'customers', { tenant, id }, changes, now, (column, value) =>
-    column === 'preferences' ? sql`${JSON.stringify(value)}::jsonb` : sql`${value}`,
+    column === 'preferences' || column === 'metadata' ? sql`${JSON.stringify(value)}::jsonb` : sql`${value}`,
   );
 }
 
@@ -104,6 +110,7 @@ export interface CustomerFilters {
   /** Customers with a live address at one of these ZIPs (a zone's). */
   zips?: string[];
   ids?: string[];
+  metadata?: Metadata;
 }
 
 function escapeLike(text: string): string {
@@ -129,6 +136,7 @@ function filterConditions(tenant: Tenant, filters: CustomerFilters): SQL {
     conditions.push(sql`active_subscription = ${filters.hasSubscription}`);
   }
   if (filters.ids) conditions.push(sql`id = any(${textArray(filters.ids)})`);
+  if (filters.metadata) conditions.push(metadataContains(filters.metadata));
   if (filters.zips !== undefined) {
     conditions.push(sql`exists (select 1 from addresses a where a.customer_id = customers.id
                                   and a.removed_at is null and a.zip = any(${textArray(filters.zips)}))`);

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { MetadataBody } from '../../core/http/metadata.ts';
 import { ListOf, ListQuery } from '../../core/http/pagination.ts';
 import { Nullable, Strict, Timestamp, TimestampOrDate } from '../../core/http/schemas.ts';
 
@@ -47,6 +48,7 @@ export const Customer = Type.Object(
       marketing_opt_in: Type.Boolean(),
     }),
     credit_balance: Type.Integer({ description: 'Account credit in cents (from refunds to account credit).' }),
+    metadata: Type.Ref('Metadata'),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -83,6 +85,7 @@ export const NewCustomerBody = Strict({
   phone: Type.Optional(E164),
   address: Type.Optional(Strict(AddressFields, { description: 'Becomes the default address.' })),
   preferences: Type.Optional(PreferencesBody),
+  metadata: MetadataBody,
 });
 export type NewCustomerBody = Static<typeof NewCustomerBody>;
 
@@ -93,6 +96,7 @@ export const UpdateCustomerBody = Strict({
   phone: Type.Optional(Nullable(E164)),
   preferences: Type.Optional(PreferencesBody),
   status: Type.Optional(Type.Enum(['active', 'inactive'])),
+  metadata: MetadataBody,
 });
 export type UpdateCustomerBody = Static<typeof UpdateCustomerBody>;
 

@@ -3,6 +3,7 @@ import { constraintViolated, isoTimestamp, type SQL } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { mergeMetadata, metadataFilter, metadataView } from '../../core/metadata.ts';
 import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { businessProfile, zoneZips } from '../catalog/index.ts';
@@ -49,6 +50,7 @@ export function customerView(row: repository.CustomerRow, addresses: repository.
     },
     preferences: { ...DEFAULT_PREFERENCES, ...row.preferences },
     credit_balance: row.credit_balance,
+    metadata: metadataView(row.metadata),
     created_at: isoTimestamp(row.created_at),
     updated_at: isoTimestamp(row.updated_at),
   };
@@ -94,6 +96,7 @@ export async function createCustomer(deps: Deps, tenant: Tenant, input: NewCusto
         email: input.email.trim(),
         phone: input.phone ?? null,
         preferences: { ...DEFAULT_PREFERENCES, ...input.preferences },
+        metadata: mergeMetadata({}, input.metadata),
         now,
       });
       if (input.address) await repository.insertAddress(deps.db, tenant, newAddress(id, input.address, true), now);
@@ -131,6 +134,7 @@ export async function listCustomers(deps: Deps, tenant: Tenant, query: CustomerL
       hasSubscription: query.has_subscription,
       zips: query.zone_id === undefined ? undefined : await zoneZips(deps, tenant, query.zone_id),
       ids: parseIds(query.ids, 'cust'),
+      metadata: metadataFilter(query),
     },
     page,
   );
@@ -161,6 +165,7 @@ export async function updateCustomer(deps: Deps, tenant: Tenant, id: string, inp
           status: input.status,
           // preferences merge key by key
           preferences: input.preferences ? { ...current.preferences, ...input.preferences } : undefined,
+          metadata: input.metadata ? mergeMetadata(current.metadata, input.metadata) : undefined,
         },
         now,
       );

@@ -2,12 +2,16 @@
 // transaction of the change that causes it; subscribers (the webhooks module's fan-out) run in
 // that same transaction, so their rows commit with the event. Who subscribes is decided where
 // deps are built (src/deps.ts), not here.
+import { periodStart } from '../../core/dates.ts';
 import type { SQL, Sql } from '../../core/db.ts';
 import type { Deps } from '../../core/deps.ts';
-import type { EventPayload, EventPublisher, EventType } from '../../core/events.ts';
+import { invalidParameter, notFound } from '../../core/errors.ts';
+import { type EventPayload, type EventPublisher, type EventType, isEventPattern } from '../../core/events.ts';
 import { newId } from '../../core/ids.ts';
+import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import * as repository from './events.repository.ts';
+import type { EventListQuery, EventView } from './events.schemas.ts';
 
 export function eventPayload(
   tenant: Tenant,
@@ -86,4 +90,43 @@ export async function recordSampleEvent(
     createdAt: at,
   });
   return payload;
+}
+
+/** How long GET /v1/events shows an event (CONTRACT §13); older rows stay for their deliveries. */
+export const EVENT_RETENTION_DAYS = 30;
+
+function keptSince(deps: Deps): Date {
+  return new Date(deps.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000);
+}
+
+/** The event as delivered: its stored text, so keys keep the order webhooks sent them in. */
+function eventView(row: repository.EventRow): EventView {
+  return (row.body === null ? row.payload : JSON.parse(row.body)) as EventView;
+}
+
+function typeFilter(type: string | undefined): repository.EventFilters['type'] {
+  if (type === undefined || type === '*') return undefined;
+  if (!isEventPattern(type)) {
+    throw invalidParameter('type', `Unknown event type '${type}'. Use a type such as booking.created, booking.* or *.`);
+  }
+  return type.endsWith('.*') ? { prefix: type.slice(0, -1) } : { exact: type };
+}
+
+export async function listEvents(deps: Deps, tenant: Tenant, query: EventListQuery): Promise<Page<EventView>> {
+  const page = pageRequest(query);
+  const filters: repository.EventFilters = {
+    keptSince: keptSince(deps),
+    type: typeFilter(query.type),
+    createdAfter: periodStart(query.created_after),
+    createdBefore: periodStart(query.created_before),
+    ids: parseIds(query.ids, 'evt'),
+  };
+  return pageOf(page, await repository.listEvents(deps.db, tenant, filters, page), eventView);
+}
+
+/** One event of the retention window; 404 for an older, missing or foreign one. */
+export async function getEvent(deps: Deps, tenant: Tenant, id: string): Promise<EventView> {
+  const row = await repository.findEvent(deps.db, tenant, id, keptSince(deps));
+  if (!row) throw notFound('event', id);
+  return eventView(row);
 }

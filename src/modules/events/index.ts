@@ -1,4 +1,5 @@
-export { EVENT_TYPES, type EventPayload, type EventType } from '../../core/events.ts';
+export { EVENT_TYPES, type EventPayload, type EventType, isEventPattern } from '../../core/events.ts';
+export { eventRoutes } from './events.routes.ts';
 export {
   type EventSubscriber,
   eventPayload,

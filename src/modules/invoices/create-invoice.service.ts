@@ -5,6 +5,7 @@ import { addDays, utcDay } from '../../core/dates.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { invalidParameter, notFound } from '../../core/errors.ts';
 import { newId, randomBase62 } from '../../core/ids.ts';
+import { type Metadata, mergeMetadata } from '../../core/metadata.ts';
 import { processorFor } from '../../core/payments.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { businessProfile } from '../catalog/index.ts';
@@ -36,6 +37,7 @@ interface InvoiceSpec {
   dueDate: string;
   draft: boolean;
   sendEmail: boolean;
+  metadata: Metadata;
   /** required: the default card must be charged (400 without one); if_card_on_file: when there is one. */
   charge: 'none' | 'required' | 'if_card_on_file';
 }
@@ -87,6 +89,7 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
     void_reason: null,
     payment_method: null,
     last_payment_error: null,
+    metadata: spec.metadata,
     created_at: at,
     updated_at: at,
   };
@@ -200,6 +203,7 @@ export async function createInvoice(deps: Deps, tenant: Tenant, input: NewInvoic
       draft: input.draft === true,
       sendEmail: input.send_email === true,
       charge: input.auto_charge ? 'required' : 'none',
+      metadata: mergeMetadata({}, input.metadata),
     });
   });
   if (input.send_email && !input.draft) deps.mailer.wake();
@@ -254,6 +258,7 @@ export async function createBookingInvoice(deps: Deps, tenant: Tenant, input: Bo
     draft: false,
     sendEmail: input.sendEmail ?? false,
     charge: 'if_card_on_file',
+    metadata: {},
   });
 }
 
@@ -278,5 +283,6 @@ export async function createCancellationFeeInvoice(
     draft: false,
     sendEmail: input.sendEmail ?? false,
     charge: 'none',
+    metadata: {},
   });
 }

@@ -3,6 +3,7 @@
 // booking_id checks. The business name and currency are the catalog's settings (businessProfile).
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
 import type { StatementPart } from '../../core/events.ts';
+import { type Metadata, metadataContains } from '../../core/metadata.ts';
 import { type PageRequest, pagedRows } from '../../core/paging.ts';
 import { assignments, type Locking, lockIf, updateColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
@@ -38,6 +39,7 @@ export interface InvoiceRow {
   void_reason: string | null;
   payment_method: PaymentMethodSummary | null;
   last_payment_error: { code: string; message: string; at: string } | null;
+  metadata: Metadata;
   created_at: string;
   updated_at: string;
 }
@@ -46,7 +48,7 @@ const INVOICE_COLUMNS = sql.raw(`select i.id, i.number, i.status, i.customer_id,
   c.last_name as customer_last_name, c.email as customer_email, i.booking_id, i.currency, i.line_items, i.subtotal,
   i.discount, i.discount_description, i.tax_rate, i.tax, i.total, i.amount_paid, i.amount_refunded,
   i.due_date::text as due_date, i.send_email, i.issued_at, i.paid_at, i.voided_at, i.void_reason, i.payment_method,
-  i.last_payment_error, i.created_at, i.updated_at`);
+  i.last_payment_error, i.metadata, i.created_at, i.updated_at`);
 // A left join, though every invoice has its customer: PostgreSQL then leaves the customers out
 // of a list's count, which reads no column of theirs.
 const INVOICES_WITH_CUSTOMERS = sql.raw('from invoices i left join customers c on c.id = i.customer_id');
@@ -161,6 +163,7 @@ export type NewInvoice = Pick<
   | 'total'
   | 'due_date'
   | 'send_email'
+  | 'metadata'
 >;
 
 export async function insertDraftInvoice(db: Sql, tenant: Tenant, invoice: NewInvoice, now: Date): Promise<void> {
@@ -168,11 +171,12 @@ export async function insertDraftInvoice(db: Sql, tenant: Tenant, invoice: NewIn
     db,
     sql`insert into invoices (id, account_id, environment, status, customer_id, booking_id, currency, line_items,
                               subtotal, discount, discount_description, tax_rate, tax, total, due_date, send_email,
-                              created_at, updated_at)
+                              metadata, created_at, updated_at)
         values (${invoice.id}, ${tenant.accountId}, ${tenant.environment}, 'draft', ${invoice.customer_id},
                 ${invoice.booking_id}, ${invoice.currency}, ${JSON.stringify(invoice.line_items)}::jsonb,
                 ${invoice.subtotal}, ${invoice.discount}, ${invoice.discount_description}, ${invoice.tax_rate},
-                ${invoice.tax}, ${invoice.total}, ${invoice.due_date}, ${invoice.send_email}, ${now}, ${now})`,
+                ${invoice.tax}, ${invoice.total}, ${invoice.due_date}, ${invoice.send_email},
+                ${JSON.stringify(invoice.metadata)}::jsonb, ${now}, ${now})`,
   );
 }
 
@@ -194,9 +198,10 @@ export interface InvoiceChanges {
   void_reason?: string | null;
   payment_method?: PaymentMethodSummary;
   last_payment_error?: InvoiceRow['last_payment_error'];
+  metadata?: Metadata;
 }
 
-const JSON_COLUMNS = new Set(['payment_method', 'last_payment_error']);
+const JSON_COLUMNS = new Set(['payment_method', 'last_payment_error', 'metadata']);
 
 export async function updateInvoice(
   db: Sql,
@@ -220,6 +225,7 @@ export interface InvoiceFilters {
   minTotal?: number;
   maxTotal?: number;
   ids?: string[];
+  metadata?: Metadata;
 }
 
 /** `today` (UTC) decides which pending invoices already read as overdue. */
@@ -238,6 +244,7 @@ function filterConditions(tenant: Tenant, filters: InvoiceFilters, today: string
   if (filters.minTotal !== undefined) conditions.push(sql`i.total >= ${filters.minTotal}`);
   if (filters.maxTotal !== undefined) conditions.push(sql`i.total <= ${filters.maxTotal}`);
   if (filters.ids) conditions.push(sql`i.id = any(${textArray(filters.ids)})`);
+  if (filters.metadata) conditions.push(metadataContains(filters.metadata, sql`i.metadata`));
   return sql.join(conditions, sql` and `);
 }
 

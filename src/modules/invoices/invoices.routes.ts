@@ -17,6 +17,7 @@ import {
   NewInvoiceBody,
   PayBody,
   RefundBody,
+  UpdateInvoiceBody,
   VoidBody,
 } from './invoices.schemas.ts';
 import * as invoices from './invoices.service.ts';
@@ -33,7 +34,8 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
       summary: 'List invoices',
       description:
         'Newest first. `date_from`/`date_to` filter on issued_at (a plain date is a whole UTC day, date_to inclusive; drafts have no issued_at). ' +
-        '`min_amount`/`max_amount` filter on total. `status=overdue` includes pending invoices past their due date.',
+        '`min_amount`/`max_amount` filter on total. `status=overdue` includes pending invoices past their due date. ' +
+        '`metadata[key]=value` keeps invoices whose metadata holds that pair.',
       querystring: InvoiceListQuery,
       response: ok(InvoiceList),
     }),
@@ -66,6 +68,20 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
       response: ok(Type.Ref('Invoice')),
     }),
     async (request) => invoices.getInvoice(deps, tenantOf(request), request.params.id),
+  );
+
+  api.patch(
+    '/v1/invoices/:id',
+    operation('invoices:write', tags, {
+      summary: 'Update an invoice',
+      description:
+        "Changes the invoice's `metadata` only, in any status: it merges key by key and an empty string deletes a key. " +
+        'Amounts and status move through finalize, pay, void and refund. Sends no event.',
+      params: IdParams('id'),
+      body: UpdateInvoiceBody,
+      response: ok(Type.Ref('Invoice')),
+    }),
+    async (request) => invoices.updateInvoice(deps, tenantOf(request), request.params.id, request.body),
   );
 
   api.post(

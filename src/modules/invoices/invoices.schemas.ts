@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { MetadataBody } from '../../core/http/metadata.ts';
 import { customerListQueries, ListOf } from '../../core/http/pagination.ts';
 import { DateOnly, Nullable, Strict, Timestamp, TimestampOrDate } from '../../core/http/schemas.ts';
 import { PaymentMethodSummarySchema } from '../payments/index.ts';
@@ -42,6 +43,7 @@ export const Invoice = Type.Object(
     last_payment_error: Nullable(Type.Object({ code: Type.String(), message: Type.String(), at: Timestamp })),
     payments: Type.Array(Type.Ref('Payment')),
     refunds: Type.Array(Type.Ref('Refund')),
+    metadata: Type.Ref('Metadata'),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -71,8 +73,13 @@ export const NewInvoiceBody = Strict({
     Type.Boolean({ description: "Charge the customer's default card at once (not with draft)." }),
   ),
   draft: Type.Optional(Type.Boolean({ description: 'Create as draft; finalize issues it.' })),
+  metadata: MetadataBody,
 });
 export type NewInvoiceBody = Static<typeof NewInvoiceBody>;
+
+/** What an invoice's PATCH may change: only its metadata; its money moves through finalize, pay, void and refund. */
+export const UpdateInvoiceBody = Strict({ metadata: MetadataBody });
+export type UpdateInvoiceBody = Static<typeof UpdateInvoiceBody>;
 
 export const FinalizeBody = Strict({
   send_email: Type.Optional(Type.Boolean({ description: 'Defaults to the send_email given at creation.' })),

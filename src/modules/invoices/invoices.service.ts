@@ -4,6 +4,7 @@
 import { periodEnd, periodStart, utcDay } from '../../core/dates.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, notFound } from '../../core/errors.ts';
+import { mergeMetadata, metadataFilter } from '../../core/metadata.ts';
 import { pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { businessProfile } from '../catalog/index.ts';
@@ -15,6 +16,7 @@ import type {
   FinalizeBody,
   InvoiceListQuery,
   InvoiceView,
+  UpdateInvoiceBody,
   VoidBody,
 } from './invoices.schemas.ts';
 import { effectiveStatus, invoiceView } from './invoices.views.ts';
@@ -71,6 +73,27 @@ export async function finalizeInvoice(
   return invoice;
 }
 
+/**
+ * PATCH: the invoice's metadata, in any status (it is the integrator's, not the bill's). No event
+ * names this change (CONTRACT §8 has no invoice.updated); later events carry the new metadata.
+ */
+export async function updateInvoice(
+  deps: Deps,
+  tenant: Tenant,
+  id: string,
+  input: UpdateInvoiceBody,
+): Promise<InvoiceView> {
+  const now = deps.clock.now();
+  return inTransaction(deps, async (deps) => {
+    const row = await requireInvoice(deps, tenant, id, { forUpdate: true });
+    if (input.metadata !== undefined) {
+      const metadata = mergeMetadata(row.metadata, input.metadata);
+      await repository.updateInvoice(deps.db, tenant, id, { metadata }, now);
+    }
+    return getInvoice(deps, tenant, id);
+  });
+}
+
 export async function voidInvoice(deps: Deps, tenant: Tenant, id: string, input: VoidBody): Promise<InvoiceView> {
   const now = deps.clock.now();
   return inTransaction(deps, async (deps) => {
@@ -111,6 +134,7 @@ export async function listInvoices(
     minTotal: query.min_amount,
     maxTotal: query.max_amount,
     ids: parseIds(query.ids, 'inv'),
+    metadata: metadataFilter(query),
   };
   const found = await repository.listInvoices(deps.db, tenant, filters, page, utcDay(now));
   const { payments, refunds } = await invoicePayments(

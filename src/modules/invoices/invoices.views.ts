@@ -1,6 +1,7 @@
 // An invoice as the API (and its events) show it.
 import { utcDay } from '../../core/dates.ts';
 import { isoTimestamp } from '../../core/db.ts';
+import { metadataView } from '../../core/metadata.ts';
 import type { PaymentView, RefundView } from '../payments/index.ts';
 import type { InvoiceRow } from './invoices.repository.ts';
 import type { InvoiceView } from './invoices.schemas.ts';
@@ -57,6 +58,7 @@ export function invoiceView(row: InvoiceRow, payments: PaymentView[], refunds: R
     },
     payments: payments.filter((payment) => payment.invoice_id === row.id),
     refunds: refunds.filter((refund) => refund.invoice_id === row.id),
+    metadata: metadataView(row.metadata),
     created_at: isoTimestamp(row.created_at),
     updated_at: isoTimestamp(row.updated_at),
   };

@@ -9,6 +9,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'catalog:write': 'Change your services, prices, zones, coupons and settings',
   'customers:read': 'See your customers and their addresses',
   'customers:write': 'Add and change customers and their addresses',
+  'events:read': 'See the events your webhooks were sent, for the last 30 days',
   'invoices:read': 'See your invoices and payments',
   'invoices:write': 'Create, send, charge, void and refund invoices',
   'services:read': 'See your services, prices and availability',

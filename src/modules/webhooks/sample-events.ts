@@ -30,6 +30,7 @@ const customer = {
   },
   preferences: { preferred_contact: 'email', marketing_opt_in: false },
   credit_balance: 0,
+  metadata: { crm_id: '4711' },
   created_at: '2026-01-05T14:00:00.000Z',
   updated_at: '2026-01-05T14:00:00.000Z',
 };
@@ -68,6 +69,7 @@ const booking = {
   coupon_code: null,
   assigned_crew: ['staff_SAMPLE000000000000000000'],
   notes: null,
+  metadata: {},
   subscription_id: null,
   cancellation: null,
   created_at: '2026-01-05T14:05:00.000Z',
@@ -108,6 +110,7 @@ const invoice = {
   last_payment_error: null,
   payments: [],
   refunds: [],
+  metadata: {},
   created_at: '2026-01-12T16:30:00.000Z',
   updated_at: '2026-01-12T16:30:00.000Z',
 };

@@ -1,6 +1,7 @@
 // Owns: webhook_endpoints, webhook_deliveries (the attempts; the delivery worker's own queries
 // are in deliveries.repository.ts).
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import { type Metadata, metadataContains, metadataJson } from '../../core/metadata.ts';
 import { type PageRequest, pageOfTable } from '../../core/paging.ts';
 import { findById, type Locking, updateColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
@@ -16,6 +17,7 @@ export interface EndpointRow {
   previous_secret: string | null;
   previous_secret_expires_at: string | null;
   failing_since: string | null;
+  metadata: Metadata;
   created_at: string;
   updated_at: string;
 }
@@ -41,7 +43,7 @@ export interface AttemptRow {
 export const DELIVERY_CHANNEL = 'webhook_deliveries';
 
 const ENDPOINT_COLUMNS = sql.raw(`id, url, events, description, status, disabled_reason, secret, previous_secret,
-  previous_secret_expires_at, failing_since, created_at, updated_at`);
+  previous_secret_expires_at, failing_since, metadata, created_at, updated_at`);
 
 const ATTEMPT_COLUMNS = sql.raw(`id, endpoint_id, event_id, event_type, attempt, manual, status, response_code,
   response_time_ms, error_type, error_message, attempted_at, next_attempt_at, created_at`);
@@ -49,13 +51,21 @@ const ATTEMPT_COLUMNS = sql.raw(`id, endpoint_id, event_id, event_type, attempt,
 export async function insertEndpoint(
   db: Sql,
   tenant: Tenant,
-  endpoint: { id: string; url: string; events: string[]; description: string | null; secret: string; now: Date },
+  endpoint: {
+    id: string;
+    url: string;
+    events: string[];
+    description: string | null;
+    secret: string;
+    metadata: Metadata;
+    now: Date;
+  },
 ): Promise<void> {
   await query(
     db,
-    sql`insert into webhook_endpoints (id, account_id, environment, url, events, description, secret, created_at, updated_at)
+    sql`insert into webhook_endpoints (id, account_id, environment, url, events, description, secret, metadata, created_at, updated_at)
         values (${endpoint.id}, ${tenant.accountId}, ${tenant.environment}, ${endpoint.url}, ${textArray(endpoint.events)},
-                ${endpoint.description}, ${endpoint.secret}, ${endpoint.now}, ${endpoint.now})`,
+                ${endpoint.description}, ${endpoint.secret}, ${metadataJson(endpoint.metadata)}, ${endpoint.now}, ${endpoint.now})`,
   );
 }
 
@@ -66,12 +76,13 @@ export function findEndpoint(db: Sql, tenant: Tenant, id: string, options: Locki
 export async function listEndpoints(
   db: Sql,
   tenant: Tenant,
-  filters: { status?: string; ids?: string[] },
+  filters: { status?: string; ids?: string[]; metadata?: Metadata },
   page: PageRequest,
 ): Promise<{ rows: EndpointRow[]; total: number }> {
   const conditions = [tenantIs(tenant)];
   if (filters.status) conditions.push(sql`status = ${filters.status}`);
   if (filters.ids) conditions.push(sql`id = any(${textArray(filters.ids)})`);
+  if (filters.metadata) conditions.push(metadataContains(filters.metadata));
   return pageOfTable<EndpointRow>(
     db,
     { table: 'webhook_endpoints', columns: ENDPOINT_COLUMNS, where: conditions },
@@ -93,11 +104,16 @@ export async function updateEndpoint(
     previous_secret: string | null;
     previous_secret_expires_at: Date | null;
     failing_since: Date | null;
+    metadata: Metadata;
   }>,
   now: Date,
 ): Promise<void> {
   await updateColumns(db, 'webhook_endpoints', { tenant, id }, changes, now, (column, value) =>
-    column === 'events' ? textArray(value as string[]) : sql`${value}`,
+    column === 'events'
+      ? textArray(value as string[])
+      : column === 'metadata'
+        ? metadataJson(value as Metadata)
+        : sql`${value}`,
   );
 }
 

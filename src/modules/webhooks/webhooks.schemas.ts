@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { MetadataBody } from '../../core/http/metadata.ts';
 import { ListOf, ListQuery } from '../../core/http/pagination.ts';
 import { Nullable, Strict, Timestamp } from '../../core/http/schemas.ts';
 
@@ -22,6 +23,7 @@ const WebhookFields = {
         'Why a disabled endpoint is disabled: by request, the endpoint answered 410 Gone, or it failed for 5 days.',
     }),
   ),
+  metadata: Type.Ref('Metadata'),
   created_at: Timestamp,
   updated_at: Timestamp,
 };
@@ -72,6 +74,7 @@ export const NewWebhookBody = Strict({
   url: Type.String({ maxLength: 2048, description: 'HTTPS URL on the public Internet.' }),
   events: EventPatterns,
   description: Type.Optional(Type.String({ maxLength: 500 })),
+  metadata: MetadataBody,
 });
 export type NewWebhookBody = Static<typeof NewWebhookBody>;
 
@@ -80,6 +83,7 @@ export const UpdateWebhookBody = Strict({
   events: Type.Optional(EventPatterns),
   description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
   status: Type.Optional(WebhookStatus),
+  metadata: MetadataBody,
 });
 export type UpdateWebhookBody = Static<typeof UpdateWebhookBody>;
 

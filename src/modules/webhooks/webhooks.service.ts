@@ -2,9 +2,16 @@ import { isoTimestamp } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { invalidParameter, notFound } from '../../core/errors.ts';
 import { newId, newIds } from '../../core/ids.ts';
+import { mergeMetadata, metadataFilter, metadataView } from '../../core/metadata.ts';
 import { pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { EVENT_TYPES, type EventSubscriber, type EventType, recordSampleEvent } from '../events/index.ts';
+import {
+  EVENT_TYPES,
+  type EventSubscriber,
+  type EventType,
+  isEventPattern,
+  recordSampleEvent,
+} from '../events/index.ts';
 import { sampleObject } from './sample-events.ts';
 import { generateSecret } from './signing.ts';
 import { checkWebhookUrl, UnsafeUrlError } from './url-guard.ts';
@@ -23,18 +30,11 @@ import type {
 /** After rotate_secret the old secret still signs for this long, so receivers can switch over. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-const RESOURCES = new Set(EVENT_TYPES.map((type) => type.split('.')[0]));
-
 /** Checks event names and patterns (`*`, `resource.*`); keeps the first of any duplicates. */
 export function eventPatterns(requested: string[]): string[] {
   if (requested.length === 0) throw invalidParameter('events', 'Choose at least one event.');
   for (const pattern of requested) {
-    const [resource, action] = pattern.split('.');
-    const known =
-      pattern === '*' ||
-      (EVENT_TYPES as readonly string[]).includes(pattern) ||
-      (action === '*' && resource !== undefined && RESOURCES.has(resource) && pattern.split('.').length === 2);
-    if (!known) {
+    if (!isEventPattern(pattern)) {
       throw invalidParameter(
         'events',
         `Unknown event '${pattern}'. Use an event name such as booking.created, a pattern such as booking.*, or *.`,
@@ -57,6 +57,7 @@ export function webhookView(row: repository.EndpointRow): WebhookView {
     description: row.description,
     status: row.status,
     disabled_reason: row.disabled_reason,
+    metadata: metadataView(row.metadata),
     created_at: isoTimestamp(row.created_at),
     updated_at: isoTimestamp(row.updated_at),
   };
@@ -145,6 +146,7 @@ export async function createWebhook(deps: Deps, tenant: Tenant, input: NewWebhoo
     events,
     description: checkDescription(input.description) ?? null,
     secret,
+    metadata: mergeMetadata({}, input.metadata),
     now,
   });
   return { ...(await getWebhook(deps, tenant, id)), secret };
@@ -156,7 +158,7 @@ export async function getWebhook(deps: Deps, tenant: Tenant, id: string): Promis
 
 export async function listWebhooks(deps: Deps, tenant: Tenant, query: WebhookListQuery) {
   const page = pageRequest(query);
-  const filters = { status: query.status, ids: parseIds(query.ids, 'wh') };
+  const filters = { status: query.status, ids: parseIds(query.ids, 'wh'), metadata: metadataFilter(query) };
   return pageOf(page, await repository.listEndpoints(deps.db, tenant, filters, page), webhookView);
 }
 
@@ -182,7 +184,13 @@ export async function updateWebhook(
       deps.db,
       tenant,
       id,
-      { url, events, description: checkDescription(input.description), ...statusChange },
+      {
+        url,
+        events,
+        description: checkDescription(input.description),
+        metadata: input.metadata && mergeMetadata(current.metadata, input.metadata),
+        ...statusChange,
+      },
       now,
     );
     return getWebhook(deps, tenant, id);
