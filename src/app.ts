@@ -36,7 +36,7 @@ import { customerRoutes } from './modules/customers/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { invoiceRoutes, issuedInvoiceIds, overdueInvoicesWorker } from './modules/invoices/index.ts';
-import { accessTokenResolver, oauthRoutes } from './modules/oauth/index.ts';
+import { accessTokenResolver, oauthRoutes, SCOPE_DESCRIPTIONS } from './modules/oauth/index.ts';
 import { paymentMethodRoutes } from './modules/payments/index.ts';
 import { decorateSessionLookup, sessionRoutes } from './modules/sessions/index.ts';
 import { DeliveryWorker, webhookRoutes } from './modules/webhooks/index.ts';
@@ -118,7 +118,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       'Idempotent-Replayed',
     ],
   });
-  await registerOpenApi(server, config.baseUrl);
+  await registerOpenApi(server, { baseUrl: config.baseUrl, authUrl: config.authUrl, scopes: SCOPE_DESCRIPTIONS });
 
   const resolvers: CredentialResolver[] = [apiKeyResolver(deps), accessTokenResolver(deps)];
   registerAuth(server, resolvers);

@@ -39,6 +39,7 @@ export function customerRoutes(
         'Sends the customer an invitation e-mail. E-mail addresses are unique per environment (case-insensitive).',
       body: NewCustomerBody,
       errors: [409],
+      errorCodes: ['resource_already_exists'],
       run: customers.createCustomer,
     },
     retrieve: { run: customers.getCustomer },
@@ -47,6 +48,7 @@ export function customerRoutes(
         '`preferences` merges key by key. Status moves between active and inactive; use deactivate to deactivate.',
       body: UpdateCustomerBody,
       errors: [409],
+      errorCodes: ['resource_already_exists', 'invalid_state_transition'],
       run: customers.updateCustomer,
     },
   });
@@ -54,6 +56,7 @@ export function customerRoutes(
   api.post(
     '/v1/customers/:id/deactivate',
     operation('customers:write', tags, {
+      operationId: 'deactivateCustomer',
       summary: 'Deactivate a customer',
       description: 'A deactivated customer cannot make new bookings (409 customer_deactivated).',
       params: IdParams('id'),
@@ -65,6 +68,7 @@ export function customerRoutes(
   api.post(
     '/v1/customers/:id/addresses',
     operation('customers:write', tags, {
+      operationId: 'createCustomerAddress',
       summary: 'Add an address',
       description:
         'street, city, state and zip are required; label defaults to "Home". The first address, or one sent with is_default true, becomes the default.',
@@ -79,7 +83,9 @@ export function customerRoutes(
   api.delete(
     '/v1/customers/:id/addresses/:address_id',
     operation('customers:write', tags, {
+      operationId: 'deleteCustomerAddress',
       summary: 'Remove an address',
+      'x-error-codes': ['address_required'],
       description:
         'When the default goes, the newest remaining address becomes the default. The last address of a customer with open bookings cannot go (409 address_required).',
       params: IdParams('id', 'address_id'),

@@ -30,6 +30,7 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/invoices',
     operation('invoices:read', tags, {
+      operationId: 'listInvoices',
       summary: 'List invoices',
       description:
         'Newest first. `date_from`/`date_to` filter on issued_at (a plain date is a whole UTC day, date_to inclusive; drafts have no issued_at). ' +
@@ -44,6 +45,7 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/invoices',
     operation('invoices:write', tags, {
+      operationId: 'createInvoice',
       summary: 'Create an invoice',
       description:
         'Required: customer_id and line_items. Created pending and numbered (INV-000001, sequential per environment) unless `draft` is true. ' +
@@ -60,6 +62,7 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/invoices/:id',
     operation('invoices:read', tags, {
+      operationId: 'retrieveInvoice',
       summary: 'Retrieve an invoice',
       description: 'With line items, payments, refunds and the booking reference.',
       params: IdParams('id'),
@@ -71,7 +74,9 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/invoices/:id/finalize',
     action('invoices:write', tags, {
+      operationId: 'finalizeInvoice',
       summary: 'Finalize a draft',
+      'x-error-codes': ['invalid_state_transition'],
       description:
         'draft -> pending: the invoice gets its number and issued_at. Any other status: 409 invalid_state_transition.',
       params: IdParams('id'),
@@ -84,7 +89,15 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/invoices/:id/pay',
     action('invoices:write', tags, {
+      operationId: 'payInvoice',
       summary: 'Pay an invoice',
+      'x-error-codes': [
+        'processor_not_configured',
+        'card_declined',
+        'insufficient_funds',
+        'invoice_already_paid',
+        'invalid_state_transition',
+      ],
       description:
         "`payment_method_id` (a card of the invoice's customer; default: the customer's default card) or `method` cash|check for an offline payment. " +
         '`amount` defaults to the balance; less is a partial payment, more is 400 parameter_invalid. Fully paid -> paid. ' +
@@ -100,7 +113,9 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/invoices/:id/void',
     action('invoices:write', tags, {
+      operationId: 'voidInvoice',
       summary: 'Void an invoice',
+      'x-error-codes': ['invalid_state_transition', 'invoice_already_paid'],
       description:
         'From draft, pending or overdue with nothing collected. When money was collected: 409 invoice_already_paid (refund instead).',
       params: IdParams('id'),
@@ -113,7 +128,9 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/invoices/:id/refund',
     action('invoices:write', tags, {
+      operationId: 'refundInvoice',
       summary: 'Refund an invoice',
+      'x-error-codes': ['refund_exceeds_amount_paid', 'invoice_not_paid'],
       description:
         '`amount` omitted refunds everything collected and not yet refunded; more than that is 400 refund_exceeds_amount_paid. ' +
         'Nothing collected: 409 invoice_not_paid. `refund_to` original_payment_method (default; through the processor) or account_credit ' +
@@ -129,6 +146,7 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/customers/:id/invoices',
     operation('invoices:read', tags, {
+      operationId: 'listCustomerInvoices',
       summary: "List a customer's invoices",
       description: 'Newest first; the same filters as the invoice list.',
       params: IdParams('id'),

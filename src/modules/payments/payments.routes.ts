@@ -28,7 +28,9 @@ export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/customers/:id/payment_methods',
     operation('customers:write', tags, {
+      operationId: 'createPaymentMethod',
       summary: 'Add a card',
+      'x-error-codes': ['processor_not_configured', 'card_declined'],
       description:
         'The card number and cvc go to the payment processor and are never stored or logged; only brand and last4 are kept. ' +
         "A number failing the Luhn check is 400 parameter_invalid (param card.number). A customer's first card becomes the default. " +
@@ -46,7 +48,9 @@ export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/customers/:id/payment_methods',
     operation('customers:read', tags, {
+      operationId: 'listPaymentMethods',
       summary: "List a customer's cards",
+      description: "A customer's saved cards, the default first.",
       params: IdParams('id'),
       querystring: PaymentMethodListQuery,
       response: ok(PaymentMethodList),
@@ -62,6 +66,7 @@ export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
   api.patch(
     '/v1/customers/:id/payment_methods/:pm_id',
     operation('customers:write', tags, {
+      operationId: 'updatePaymentMethod',
       summary: 'Make a card the default',
       description: '`{"is_default": true}` moves the default to this card.',
       params: IdParams('id', 'pm_id'),
@@ -75,6 +80,7 @@ export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
   api.delete(
     '/v1/customers/:id/payment_methods/:pm_id',
     operation('customers:write', tags, {
+      operationId: 'deletePaymentMethod',
       summary: 'Remove a card',
       description: 'When the default card goes, the newest remaining card becomes the default.',
       params: IdParams('id', 'pm_id'),
