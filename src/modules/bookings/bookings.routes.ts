@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { documentExamples } from '../../core/http/openapi.ts';
 import { action, created, ok, operation } from '../../core/http/operation.ts';
 import { replyList, replyWith } from '../../core/http/replies.ts';
 import { IdParams } from '../../core/http/schemas.ts';
+import { bookingsExamples } from './bookings.examples.ts';
 import {
   Booking,
   BookingDetail,
@@ -26,6 +28,7 @@ const LIST_DESCRIPTION =
   '`date_from`/`date_to` filter on scheduled_at (a plain date is a whole UTC day, date_to inclusive).';
 
 export function bookingRoutes(app: FastifyInstance, deps: Deps) {
+  documentExamples(app, bookingsExamples);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Booking);
   app.addSchema(BookingDetail);

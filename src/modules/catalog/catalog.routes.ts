@@ -3,8 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { documentExamples } from '../../core/http/openapi.ts';
 import { ok, operation } from '../../core/http/operation.ts';
 import { errors } from '../../core/http/schemas.ts';
+import { catalogExamples } from './catalog.examples.ts';
 import {
   Availability,
   AvailabilityQuery,
@@ -26,6 +28,7 @@ import { listIndustries } from './industries.service.ts';
 const tags = ['Services'];
 
 export function catalogRoutes(app: FastifyInstance, deps: Deps) {
+  documentExamples(app, catalogExamples);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   for (const schema of [Industry, Product, Category, Extra, Availability, Pricing]) app.addSchema(schema);
 

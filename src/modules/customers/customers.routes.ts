@@ -3,10 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { documentExamples } from '../../core/http/openapi.ts';
 import { created, noContent, ok, operation } from '../../core/http/operation.ts';
 import { replyNoContent, replyWith } from '../../core/http/replies.ts';
 import { resourceRoutes } from '../../core/http/resource-routes.ts';
 import { IdParams } from '../../core/http/schemas.ts';
+import { customersExamples } from './customers.examples.ts';
 import {
   Address,
   Customer,
@@ -25,6 +27,7 @@ export function customerRoutes(
   deps: Deps,
   rules: { hasOpenBookings?: customers.OpenBookingsCheck } = {},
 ) {
+  documentExamples(app, customersExamples);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Address);
   resourceRoutes(app, deps, {

@@ -2,10 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { serviceUnavailable } from '../../core/errors.ts';
+import { documentExamples } from '../../core/http/openapi.ts';
 
 const tags = ['Operations'];
 
 export function healthRoutes(app: FastifyInstance, deps: Deps) {
+  documentExamples(app, {
+    responses: { checkLiveness: { status: 'ok' }, checkReadiness: { status: 'ok', database: 'postgres' } },
+  });
   app.get(
     '/healthz',
     {

@@ -3,11 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { documentExamples } from '../../core/http/openapi.ts';
 import { action, created, ok, operation } from '../../core/http/operation.ts';
 import { replyList, replyWith } from '../../core/http/replies.ts';
 import { IdParams } from '../../core/http/schemas.ts';
 import { payInvoice, refundInvoice } from './collection.service.ts';
 import { createInvoice } from './create-invoice.service.ts';
+import { invoicesExamples } from './invoices.examples.ts';
 import {
   CustomerInvoiceListQuery,
   FinalizeBody,
@@ -24,6 +26,7 @@ import * as invoices from './invoices.service.ts';
 const tags = ['Invoices'];
 
 export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
+  documentExamples(app, invoicesExamples);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Invoice);
 

@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { documentExamples } from '../../core/http/openapi.ts';
 import { created, noContent, ok, operation } from '../../core/http/operation.ts';
 import { replyList, replyNoContent, replyWith } from '../../core/http/replies.ts';
 import { IdParams } from '../../core/http/schemas.ts';
+import { paymentsExamples } from './payments.examples.ts';
 import {
   NewPaymentMethodBody,
   Payment,
@@ -20,6 +22,7 @@ import * as payments from './payments.service.ts';
 const tags = ['Payment methods'];
 
 export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
+  documentExamples(app, paymentsExamples);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(PaymentMethod);
   app.addSchema(Payment);

@@ -3,10 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { documentExamples } from '../../core/http/openapi.ts';
 import { accepted, action, ok, operation } from '../../core/http/operation.ts';
 import { replyList, replyWith } from '../../core/http/replies.ts';
 import { resourceRoutes } from '../../core/http/resource-routes.ts';
 import { IdParams } from '../../core/http/schemas.ts';
+import { webhooksExamples } from './webhooks.examples.ts';
 import {
   DeliveryList,
   DeliveryListQuery,
@@ -24,6 +26,7 @@ import * as webhooks from './webhooks.service.ts';
 const tags = ['Webhooks'];
 
 export function webhookRoutes(app: FastifyInstance, deps: Deps) {
+  documentExamples(app, webhooksExamples);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   resourceRoutes(app, deps, {
     path: '/v1/webhooks',
