@@ -272,7 +272,8 @@ function codesFor(status: string, operation: Operation, method: string): ErrorCo
     '400': [
       'parameter_invalid',
       'missing_required_field',
-      ...(hasBody ? (['parameter_unknown', 'invalid_json'] as const) : []),
+      // an unknown id in the body is a 400 resource_not_found (param set), not a 404
+      ...(hasBody ? (['parameter_unknown', 'invalid_json', 'resource_not_found'] as const) : []),
     ],
     '401': ['authentication_required', 'invalid_credentials', 'token_expired'],
     '403': ['insufficient_scope'],

@@ -88,7 +88,7 @@ export function resourceRoutes<Q extends TSchema, C extends TSchema, U extends T
         ...documented(
           `list${Many}`,
           `List ${many}`,
-          `Returns the ${many} of this environment a page at a time, newest first.`,
+          `Returns the ${many} of this environment, a page at a time.`,
           list,
         ),
         querystring: list.query,

@@ -52,7 +52,7 @@ export function bookingRoutes(app: FastifyInstance, deps: Deps) {
     operation('bookings:write', tags, {
       operationId: 'createBooking',
       summary: 'Create a booking',
-      'x-error-codes': ['slot_unavailable', 'customer_deactivated', 'address_required', 'invalid_coupon'],
+      'x-error-codes': ['slot_unavailable', 'customer_deactivated', 'invalid_coupon'],
       description:
         "Required: customer_id, industry, configuration, scheduled_at, address_id (one of the customer's). " +
         "scheduled_at must be a slot availability offers for the booking's estimated duration, else 409 slot_unavailable. " +

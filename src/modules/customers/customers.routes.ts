@@ -51,7 +51,7 @@ export function customerRoutes(
         '`preferences` merges key by key. Status moves between active and inactive; use deactivate to deactivate.',
       body: UpdateCustomerBody,
       errors: [409],
-      errorCodes: ['resource_already_exists', 'invalid_state_transition'],
+      errorCodes: ['resource_already_exists'],
       run: customers.updateCustomer,
     },
   });
