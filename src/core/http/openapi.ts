@@ -261,6 +261,22 @@ const EXAMPLE_MESSAGES: Partial<Record<ErrorCode, [string, string?]>> = {
   unsupported_media_type: ['Send the request body as application/json.'],
   idempotency_key_reused: ['This Idempotency-Key was used with a different request.'],
   rate_limit_exceeded: ['Too many requests; retry after 3 seconds.'],
+  invalid_credentials: ['The API key or access token is not valid.'],
+  token_expired: ['The access token has expired; refresh it.'],
+  card_declined: ['The card was declined.', 'payment_method_id'],
+  insufficient_funds: ['The card has insufficient funds.', 'payment_method_id'],
+  invalid_coupon: ["The coupon 'SPRING15' has expired.", 'coupon_code'],
+  refund_exceeds_amount_paid: ['The refund is larger than what is left of the amount paid.', 'amount'],
+  processor_not_configured: ['No card processor is configured for this environment.'],
+  invalid_state_transition: ['A completed booking cannot be cancelled.'],
+  slot_unavailable: ['That time is no longer available; check availability again.', 'scheduled_at'],
+  resource_already_exists: ["A customer with the e-mail 'maria.garcia@example.com' already exists.", 'email'],
+  resource_in_use: ['The zone still has bookings that are not over (bk_5gXnMzvV262bIZBCrNN6xoZJ).'],
+  customer_deactivated: ['The customer is deactivated.', 'customer_id'],
+  address_required: ['The address is the last one of a customer with open bookings.'],
+  invoice_already_paid: ['The invoice is already paid.'],
+  invoice_not_paid: ['The invoice has no payment to refund.'],
+  idempotency_key_in_use: ['A request with this Idempotency-Key is still running; retry in a moment.'],
 };
 
 /** The codes an operation can answer with `status`: what every such operation can, and its own. */
@@ -284,7 +300,9 @@ function codesFor(status: string, operation: Operation, method: string): ErrorCo
     '422': ['idempotency_key_reused'],
     '429': ['rate_limit_exceeded'],
   };
-  const codes = [...(common[status] ?? []), ...own];
+  // a business refusal first: the response's example shows it
+  const codes =
+    status === '409' || status === '402' ? [...own, ...(common[status] ?? [])] : [...(common[status] ?? []), ...own];
   // an operation that names none of its own for a status of business refusals may answer any
   if (own.length === 0 && (status === '409' || status === '402')) {
     for (const [code, { status: its }] of Object.entries(ERRORS)) {
