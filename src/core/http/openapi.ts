@@ -312,12 +312,16 @@ function codesFor(status: string, operation: Operation, method: string): ErrorCo
   return [...new Set(codes)];
 }
 
-/** The Error schema with `code` narrowed to `codes` (whole, so that examples meet no unknown field). */
+/**
+ * The Error schema with `code` narrowed to `codes`, whole (so that an example meets no field it
+ * does not know) but without the descriptions, which the `Error` it is combined with carries.
+ */
 function narrowed(error: Json | undefined, codes: ErrorCode[]): Json {
-  const copy = structuredClone(error ?? {}) as Json & { properties: { error: { properties: Json } } };
+  const copy = JSON.parse(JSON.stringify(error ?? {}, (key, value) => (key === 'description' ? undefined : value)));
   delete copy.title;
   delete copy.$id;
-  copy.properties.error.properties.code = { ...(copy.properties.error.properties.code as Json), enum: codes };
+  delete copy.examples;
+  copy.properties.error.properties.code = { ...copy.properties.error.properties.code, enum: codes };
   return copy;
 }
 
