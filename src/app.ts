@@ -37,7 +37,7 @@ import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { eventRoutes } from './modules/events/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { invoiceRoutes, issuedInvoiceIds, overdueInvoicesWorker } from './modules/invoices/index.ts';
-import { accessTokenResolver, oauthRoutes } from './modules/oauth/index.ts';
+import { accessTokenResolver, oauthRoutes, SCOPE_DESCRIPTIONS } from './modules/oauth/index.ts';
 import { paymentMethodRoutes } from './modules/payments/index.ts';
 import { decorateSessionLookup, sessionRoutes } from './modules/sessions/index.ts';
 import { DeliveryWorker, webhookRoutes } from './modules/webhooks/index.ts';
@@ -119,7 +119,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       'Idempotent-Replayed',
     ],
   });
-  await registerOpenApi(server, config.baseUrl);
+  await registerOpenApi(server, { baseUrl: config.baseUrl, authUrl: config.authUrl, scopes: SCOPE_DESCRIPTIONS });
 
   const resolvers: CredentialResolver[] = [apiKeyResolver(deps), accessTokenResolver(deps)];
   registerAuth(server, resolvers);

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import type { Deps } from '../deps.ts';
+import type { ErrorCode } from '../errors.ts';
 import type { Page } from '../paging.ts';
 import type { Tenant } from '../tenant.ts';
 import { type Scope, tenantOf } from './auth.ts';
@@ -18,6 +19,8 @@ interface Documented {
   description?: string;
   /** Error statuses besides the common ones (400, 401, 403, 404, 429), e.g. 409. */
   errors?: number[];
+  /** The business refusals it can answer, for the document (see `Documentation`). */
+  errorCodes?: ErrorCode[];
 }
 
 export interface Resource<Q extends TSchema, C extends TSchema, U extends TSchema> {
@@ -26,6 +29,8 @@ export interface Resource<Q extends TSchema, C extends TSchema, U extends TSchem
   tags: string[];
   /** The object's name in summaries, singular and plural: "zone", "zones". */
   noun: [string, string];
+  /** Its name in operationIds when not the noun's (`createWebhook` for "webhook endpoint"). */
+  operationNoun?: [string, string];
   /** The object's schema, registered once and referred to by `$ref` by its `$id`. */
   object: TSchema;
   scopes: { read: Scope; write: Scope };
@@ -49,6 +54,8 @@ export interface Resource<Q extends TSchema, C extends TSchema, U extends TSchem
 }
 
 const article = (noun: string) => (/^[aeiou]/i.test(noun) ? 'an' : 'a');
+/** "staff member" → "StaffMember", for operationIds. */
+const pascal = (noun: string) => noun.replace(/(?:^|\s+)(\w)/g, (_, letter: string) => letter.toUpperCase());
 
 export function resourceRoutes<Q extends TSchema, C extends TSchema, U extends TSchema>(
   app: FastifyInstance,
@@ -63,7 +70,14 @@ export function resourceRoutes<Q extends TSchema, C extends TSchema, U extends T
   if (!id) throw new Error(`the schema of ${path}'s objects needs an $id`);
   const ref = Type.Ref(id);
   const params = IdParams('id');
-  const described = (part: Documented) => (part.description ? { description: part.description } : {});
+  const [One, Many] = (resource.operationNoun ?? resource.noun).map(pascal) as [string, string];
+  // the standard shapes' documentation, and whatever the module adds
+  const documented = (operationId: string, summary: string, standard: string, part: Documented) => ({
+    operationId,
+    summary,
+    description: part.description ? `${standard} ${part.description}` : standard,
+    ...(part.errorCodes ? { 'x-error-codes': part.errorCodes } : {}),
+  });
   app.addSchema(resource.object);
 
   const { list, create, retrieve, update, remove } = resource;
@@ -71,8 +85,12 @@ export function resourceRoutes<Q extends TSchema, C extends TSchema, U extends T
     app.get<{ Querystring: Static<Q> }>(
       path,
       operation(scopes.read, tags, {
-        summary: `List ${many}`,
-        ...described(list),
+        ...documented(
+          `list${Many}`,
+          `List ${many}`,
+          `Returns the ${many} of this environment, a page at a time.`,
+          list,
+        ),
         querystring: list.query,
         response: ok(list.response, ...(list.errors ?? [])),
       }),
@@ -87,8 +105,7 @@ export function resourceRoutes<Q extends TSchema, C extends TSchema, U extends T
     app.post<{ Body: Static<C> }>(
       path,
       operation(scopes.write, tags, {
-        summary: `Create ${a}`,
-        ...described(create),
+        ...documented(`create${One}`, `Create ${a}`, `Creates ${a} and returns it.`, create),
         body: create.body,
         response: created(create.response ?? ref, ...(create.errors ?? [])),
       }),
@@ -99,8 +116,7 @@ export function resourceRoutes<Q extends TSchema, C extends TSchema, U extends T
     app.get<{ Params: { id: string } }>(
       item,
       operation(scopes.read, tags, {
-        summary: `Retrieve ${a}`,
-        ...described(retrieve),
+        ...documented(`retrieve${One}`, `Retrieve ${a}`, `Returns ${a} by its id.`, retrieve),
         params,
         response: ok(ref, ...(retrieve.errors ?? [])),
       }),
@@ -111,8 +127,12 @@ export function resourceRoutes<Q extends TSchema, C extends TSchema, U extends T
     app.patch<{ Params: { id: string }; Body: Static<U> }>(
       item,
       operation(scopes.write, tags, {
-        summary: `Update ${a}`,
-        ...described(update),
+        ...documented(
+          `update${One}`,
+          `Update ${a}`,
+          `Changes the fields sent and leaves the others as they are; returns the ${one}.`,
+          update,
+        ),
         params,
         body: update.body,
         response: ok(ref, ...(update.errors ?? [])),
@@ -124,8 +144,7 @@ export function resourceRoutes<Q extends TSchema, C extends TSchema, U extends T
     app.delete<{ Params: { id: string } }>(
       item,
       operation(scopes.write, tags, {
-        summary: `Delete ${a}`,
-        ...described(remove),
+        ...documented(`delete${One}`, `Delete ${a}`, `Deletes ${a}; there is no body in the answer.`, remove),
         params,
         response: noContent(...(remove.errors ?? [])),
       }),

@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { documentExamples } from '../../core/http/openapi.ts';
 import { action, created, ok, operation } from '../../core/http/operation.ts';
 import { replyList, replyWith } from '../../core/http/replies.ts';
 import { IdParams } from '../../core/http/schemas.ts';
+import { bookingsExamples } from './bookings.examples.ts';
 import {
   Booking,
   BookingDetail,
@@ -27,6 +29,7 @@ const LIST_DESCRIPTION =
   '`metadata[key]=value` keeps bookings whose metadata holds that pair.';
 
 export function bookingRoutes(app: FastifyInstance, deps: Deps) {
+  documentExamples(app, bookingsExamples);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Booking);
   app.addSchema(BookingDetail);
@@ -35,6 +38,7 @@ export function bookingRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/bookings',
     operation('bookings:read', tags, {
+      operationId: 'listBookings',
       summary: 'List bookings',
       description: LIST_DESCRIPTION,
       querystring: BookingListQuery,
@@ -47,7 +51,9 @@ export function bookingRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/bookings',
     operation('bookings:write', tags, {
+      operationId: 'createBooking',
       summary: 'Create a booking',
+      'x-error-codes': ['slot_unavailable', 'customer_deactivated', 'invalid_coupon'],
       description:
         "Required: customer_id, industry, configuration, scheduled_at, address_id (one of the customer's). " +
         "scheduled_at must be a slot availability offers for the booking's estimated duration, else 409 slot_unavailable. " +
@@ -62,6 +68,7 @@ export function bookingRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/bookings/:id',
     operation('bookings:read', tags, {
+      operationId: 'retrieveBooking',
       summary: 'Retrieve a booking',
       description: 'With its status timeline, crew details, invoice references and subscription.',
       params: IdParams('id'),
@@ -73,7 +80,9 @@ export function bookingRoutes(app: FastifyInstance, deps: Deps) {
   api.patch(
     '/v1/bookings/:id',
     operation('bookings:write', tags, {
+      operationId: 'updateBooking',
       summary: 'Update a booking',
+      'x-error-codes': ['slot_unavailable', 'invalid_state_transition'],
       description:
         'Confirmed bookings only (else 409 invalid_state_transition); status never changes here. ' +
         'A new scheduled_at, configuration or address re-checks availability (409 slot_unavailable), keeps the crew ' +
@@ -90,7 +99,9 @@ export function bookingRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/bookings/:id/start',
     action('bookings:write', tags, {
+      operationId: 'startBooking',
       summary: 'Start a booking',
+      'x-error-codes': ['invalid_state_transition'],
       description: 'confirmed -> in_progress; any other status: 409 invalid_state_transition.',
       params: IdParams('id'),
       body: Type.Object({}, { additionalProperties: false }),
@@ -102,7 +113,9 @@ export function bookingRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/bookings/:id/complete',
     action('bookings:write', tags, {
+      operationId: 'completeBooking',
       summary: 'Complete a booking',
+      'x-error-codes': ['invalid_state_transition'],
       description:
         "confirmed or in_progress -> completed. Issues the booking's invoice from its pricing and charges the " +
         "customer's default card when there is one (a decline leaves the invoice pending). A recurring booking's " +
@@ -117,7 +130,9 @@ export function bookingRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/bookings/:id/cancel',
     action('bookings:write', tags, {
+      operationId: 'cancelBooking',
       summary: 'Cancel a booking',
+      'x-error-codes': ['invalid_state_transition'],
       description:
         "confirmed or in_progress -> cancelled; the crew's time is freed. The fee follows the cancellation policy " +
         '(demo: free 24 h or more ahead, else 50 % of the total, 100 % once in progress) and is shown in ' +
@@ -132,6 +147,7 @@ export function bookingRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/customers/:id/bookings',
     operation('bookings:read', tags, {
+      operationId: 'listCustomerBookings',
       summary: "List a customer's bookings",
       description: `The same filters as the booking list. ${LIST_DESCRIPTION}`,
       params: IdParams('id'),

@@ -3,8 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { documentExamples } from '../../core/http/openapi.ts';
 import { ok, operation } from '../../core/http/operation.ts';
 import { errors } from '../../core/http/schemas.ts';
+import { catalogExamples } from './catalog.examples.ts';
 import {
   Availability,
   AvailabilityQuery,
@@ -26,12 +28,14 @@ import { listIndustries } from './industries.service.ts';
 const tags = ['Services'];
 
 export function catalogRoutes(app: FastifyInstance, deps: Deps) {
+  documentExamples(app, catalogExamples);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   for (const schema of [Industry, Product, Category, Extra, Availability, Pricing]) app.addSchema(schema);
 
   api.get(
     '/v1/services/industries',
     operation('services:read', tags, {
+      operationId: 'listIndustries',
       summary: 'List industries',
       description: 'The active industries of this environment; with `include_inactive=true` the inactive ones too.',
       querystring: IndustryListQuery,
@@ -43,7 +47,9 @@ export function catalogRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/services/industries/:slug/products',
     operation('services:read', tags, {
+      operationId: 'listIndustryProducts',
       summary: "List an industry's products by category",
+      description: "The industry's active products, grouped by their categories in the categories' order.",
       params: SlugParams,
       response: ok(ProductCatalog),
     }),
@@ -53,7 +59,9 @@ export function catalogRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/services/industries/:slug/extras',
     operation('services:read', tags, {
+      operationId: 'listIndustryExtras',
       summary: "List an industry's extras",
+      description: "The industry's active extras, the add-ons a booking or a price calculation can name.",
       params: SlugParams,
       response: ok(ExtraList),
     }),
@@ -63,6 +71,7 @@ export function catalogRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/services/availability',
     operation('services:read', tags, {
+      operationId: 'checkAvailability',
       summary: 'Check availability',
       description:
         "Slots of `duration` minutes on `date` (the zone's local date) in the zone covering `zip` and serving " +
@@ -77,7 +86,9 @@ export function catalogRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/services/pricing',
     operation('services:read', tags, {
+      operationId: 'calculatePrice',
       summary: 'Calculate a price',
+      'x-error-codes': ['invalid_coupon'],
       description:
         'subtotal = base_price + zone_adjustment + extras_total; discount = frequency discount of the subtotal, ' +
         'then the coupon on the rest; tax = round((subtotal - discount) x tax_rate / 100); ' +

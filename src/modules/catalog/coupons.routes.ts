@@ -25,6 +25,7 @@ export function couponRoutes(app: FastifyInstance, deps: Deps) {
         "deleted coupon's code may be reused. Pricing accepts it from the next request.",
       body: NewCouponBody,
       errors: [409],
+      errorCodes: ['resource_already_exists'],
       run: coupons.createCoupon,
     },
     retrieve: { run: coupons.getCoupon },
@@ -34,6 +35,7 @@ export function couponRoutes(app: FastifyInstance, deps: Deps) {
         '(409 resource_in_use): make a new coupon. Bookings keep the terms they were priced with.',
       body: UpdateCouponBody,
       errors: [409],
+      errorCodes: ['resource_already_exists', 'resource_in_use'],
       run: coupons.updateCoupon,
     },
     remove: {

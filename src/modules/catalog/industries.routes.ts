@@ -46,7 +46,9 @@ export function industryRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/services/industries',
     operation('catalog:write', tags, {
+      operationId: 'createIndustry',
       summary: 'Create an industry',
+      'x-error-codes': ['resource_already_exists'],
       description:
         'A room_based industry needs `room_products` (its visit, bedroom and bathroom products, created in a ' +
         'category "Rooms"); the other types refuse them. `slug` and `configuration_type` are fixed afterwards.' +
@@ -61,6 +63,7 @@ export function industryRoutes(app: FastifyInstance, deps: Deps) {
   api.patch(
     '/v1/services/industries/:slug',
     operation('catalog:write', tags, {
+      operationId: 'updateIndustry',
       summary: 'Update an industry',
       description:
         'Name, description, icon, is_active (inactive industries are not offered) and position. Sending `slug` ' +
@@ -75,7 +78,9 @@ export function industryRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/services/industries/:slug/categories',
     operation('catalog:write', tags, {
+      operationId: 'createProductCategory',
       summary: 'Create a product category',
+      'x-error-codes': ['resource_already_exists'],
       description: `Inactive industries can be set up too.${SLUGS}${POSITION}`,
       params: SlugParams,
       body: NewCategoryBody,
@@ -88,7 +93,9 @@ export function industryRoutes(app: FastifyInstance, deps: Deps) {
   api.patch(
     '/v1/services/categories/:id',
     operation('catalog:write', tags, {
+      operationId: 'updateProductCategory',
       summary: 'Update a product category',
+      'x-error-codes': ['resource_already_exists'],
       description: `Name, slug and position.${SLUGS}`,
       params: ItemParams,
       body: CategoryChangesBody,
@@ -100,7 +107,9 @@ export function industryRoutes(app: FastifyInstance, deps: Deps) {
   api.delete(
     '/v1/services/categories/:id',
     operation('catalog:write', tags, {
+      operationId: 'archiveProductCategory',
       summary: 'Archive a product category',
+      'x-error-codes': ['resource_in_use'],
       description: `${ARCHIVES} A category that still has products is 409 resource_in_use naming up to 5 of them.`,
       params: ItemParams,
       response: noContent(409),
@@ -112,7 +121,9 @@ export function industryRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/services/industries/:slug/products',
     operation('catalog:write', tags, {
+      operationId: 'createProduct',
       summary: 'Create a product',
+      'x-error-codes': ['resource_already_exists'],
       description:
         '`category_id` must be a category of this industry (else 400 resource_not_found, param category_id). ' +
         `\`room\` is read-only: only the room products made with a room_based industry have one.${SLUGS}${POSITION}`,
@@ -127,7 +138,9 @@ export function industryRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/services/products/:id',
     operation('services:read', tags, {
+      operationId: 'retrieveProduct',
       summary: 'Retrieve a product',
+      description: 'Returns a product by its id, archived or not.',
       params: ItemParams,
       response: ok(product),
     }),
@@ -137,7 +150,9 @@ export function industryRoutes(app: FastifyInstance, deps: Deps) {
   api.patch(
     '/v1/services/products/:id',
     operation('catalog:write', tags, {
+      operationId: 'updateProduct',
       summary: 'Update a product',
+      'x-error-codes': ['resource_already_exists', 'resource_in_use'],
       description:
         'A new `base_price` or `minutes` counts from the next price or availability request; bookings keep ' +
         `their stored price. \`category_id\` moves it to another category of the same industry.${SLUGS}`,
@@ -151,7 +166,9 @@ export function industryRoutes(app: FastifyInstance, deps: Deps) {
   api.delete(
     '/v1/services/products/:id',
     operation('catalog:write', tags, {
+      operationId: 'archiveProduct',
       summary: 'Archive a product',
+      'x-error-codes': ['resource_in_use'],
       description: `${ARCHIVES} The visit, bedroom or bathroom product of a room_based industry is 409 resource_in_use.`,
       params: ItemParams,
       response: noContent(409),
@@ -162,7 +179,9 @@ export function industryRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/services/industries/:slug/extras',
     operation('catalog:write', tags, {
+      operationId: 'createExtra',
       summary: 'Create an extra',
+      'x-error-codes': ['resource_already_exists'],
       description: `A per_unit extra needs \`unit_label\` (400 parameter_invalid otherwise).${SLUGS}${POSITION}`,
       params: SlugParams,
       body: NewExtraBody,
@@ -175,7 +194,9 @@ export function industryRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/services/extras/:id',
     operation('services:read', tags, {
+      operationId: 'retrieveExtra',
       summary: 'Retrieve an extra',
+      description: 'Returns an extra by its id, archived or not.',
       params: ItemParams,
       response: ok(extra),
     }),
@@ -185,7 +206,9 @@ export function industryRoutes(app: FastifyInstance, deps: Deps) {
   api.patch(
     '/v1/services/extras/:id',
     operation('catalog:write', tags, {
+      operationId: 'updateExtra',
       summary: 'Update an extra',
+      'x-error-codes': ['resource_already_exists'],
       description: `A per_unit extra needs \`unit_label\` after the change too.${SLUGS}`,
       params: ItemParams,
       body: ExtraChangesBody,
@@ -197,6 +220,7 @@ export function industryRoutes(app: FastifyInstance, deps: Deps) {
   api.delete(
     '/v1/services/extras/:id',
     operation('catalog:write', tags, {
+      operationId: 'archiveExtra',
       summary: 'Archive an extra',
       description: ARCHIVES,
       params: ItemParams,

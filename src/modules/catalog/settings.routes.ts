@@ -16,6 +16,7 @@ export function settingsRoutes(app: FastifyInstance, deps: Deps, rules: { issued
   api.get(
     '/v1/settings',
     operation('services:read', tags, {
+      operationId: 'retrieveSettings',
       summary: "Retrieve the environment's settings",
       description: 'Business details, currency, frequency discounts and cancellation policy of this environment.',
       response: ok(Type.Ref('Settings')),
@@ -26,7 +27,9 @@ export function settingsRoutes(app: FastifyInstance, deps: Deps, rules: { issued
   api.patch(
     '/v1/settings',
     operation('catalog:write', tags, {
+      operationId: 'updateSettings',
       summary: "Update the environment's settings",
+      'x-error-codes': ['resource_in_use'],
       description:
         'Merges key by key, nested objects too (`{"frequency_discounts":{"weekly":25}}` keeps the other three). ' +
         'Discounts and the cancellation policy apply to prices from the next request; bookings keep theirs. ' +

@@ -51,6 +51,7 @@ export function staffRoutes(app: FastifyInstance, deps: Deps, rules: { heldBooki
         'while holding one, is 409 resource_in_use naming the bookings. Bookings never move.',
       body: UpdateStaffBody,
       errors: [409],
+      errorCodes: ['resource_in_use'],
       run: (deps, tenant, id, body) => staff.updateStaff(deps, tenant, id, body, rules.heldBookings),
     },
     remove: {
@@ -58,6 +59,7 @@ export function staffRoutes(app: FastifyInstance, deps: Deps, rules: { heldBooki
         'Archives the crew member: 404 afterwards, gone from lists and availability; bookings keep the id. One ' +
         'holding confirmed or in-progress bookings that are not over is 409 resource_in_use naming them.',
       errors: [409],
+      errorCodes: ['resource_in_use'],
       run: (deps, tenant, id) => staff.deleteStaff(deps, tenant, id, rules.heldBookings),
     },
   });
@@ -66,6 +68,7 @@ export function staffRoutes(app: FastifyInstance, deps: Deps, rules: { heldBooki
   api.get(
     '/v1/staff/:id/time_off',
     operation('staff:read', tags, {
+      operationId: 'listTimeOff',
       summary: "List a staff member's time off",
       description: 'Newest first.',
       params: IdParams('id'),
@@ -79,7 +82,9 @@ export function staffRoutes(app: FastifyInstance, deps: Deps, rules: { heldBooki
   api.post(
     '/v1/staff/:id/time_off',
     operation('staff:write', tags, {
+      operationId: 'createTimeOff',
       summary: 'Add time off',
+      'x-error-codes': ['resource_in_use'],
       description:
         'No slot is offered inside time off from the next request on. Time off over confirmed or in-progress ' +
         'bookings is 409 resource_in_use naming them; over other time off, 409 resource_already_exists.',
@@ -94,7 +99,9 @@ export function staffRoutes(app: FastifyInstance, deps: Deps, rules: { heldBooki
   api.delete(
     '/v1/staff/:id/time_off/:time_off_id',
     operation('staff:write', tags, {
+      operationId: 'deleteTimeOff',
       summary: 'Remove time off',
+      description: 'Removes a period of time off; the staff member can be booked in it again.',
       params: IdParams('id', 'time_off_id'),
       response: noContent(),
     }),

@@ -21,6 +21,7 @@ export function zoneRoutes(app: FastifyInstance, deps: Deps, rules: { heldBookin
       description: `Hours are local to \`timezone\`. ${ZIP_RULE}`,
       body: NewZoneBody,
       errors: [409],
+      errorCodes: ['resource_already_exists'],
       run: zones.createZone,
     },
     retrieve: { run: zones.getZone },
@@ -30,6 +31,7 @@ export function zoneRoutes(app: FastifyInstance, deps: Deps, rules: { heldBookin
         `slots and prices from the next request on; bookings already made keep their time, price and crew. ${ZIP_RULE}`,
       body: UpdateZoneBody,
       errors: [409],
+      errorCodes: ['resource_already_exists', 'resource_in_use'],
       run: zones.updateZone,
     },
     remove: {
@@ -37,6 +39,7 @@ export function zoneRoutes(app: FastifyInstance, deps: Deps, rules: { heldBookin
         'Archives the zone: 404 afterwards, gone from lists, availability and pricing; bookings keep its id. A zone ' +
         'with confirmed or in-progress bookings that are not over is 409 resource_in_use naming them.',
       errors: [409],
+      errorCodes: ['resource_in_use'],
       run: (deps, tenant, id) => zones.deleteZone(deps, tenant, id, rules.heldBookings),
     },
   });

@@ -3,10 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { documentExamples } from '../../core/http/openapi.ts';
 import { created, noContent, ok, operation } from '../../core/http/operation.ts';
 import { replyNoContent, replyWith } from '../../core/http/replies.ts';
 import { resourceRoutes } from '../../core/http/resource-routes.ts';
 import { IdParams } from '../../core/http/schemas.ts';
+import { customersExamples } from './customers.examples.ts';
 import {
   Address,
   Customer,
@@ -25,6 +27,7 @@ export function customerRoutes(
   deps: Deps,
   rules: { hasOpenBookings?: customers.OpenBookingsCheck } = {},
 ) {
+  documentExamples(app, customersExamples);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Address);
   resourceRoutes(app, deps, {
@@ -39,6 +42,7 @@ export function customerRoutes(
         'Sends the customer an invitation e-mail. E-mail addresses are unique per environment (case-insensitive).',
       body: NewCustomerBody,
       errors: [409],
+      errorCodes: ['resource_already_exists'],
       run: customers.createCustomer,
     },
     retrieve: { run: customers.getCustomer },
@@ -47,6 +51,7 @@ export function customerRoutes(
         '`preferences` merges key by key. Status moves between active and inactive; use deactivate to deactivate.',
       body: UpdateCustomerBody,
       errors: [409],
+      errorCodes: ['resource_already_exists'],
       run: customers.updateCustomer,
     },
   });
@@ -54,6 +59,7 @@ export function customerRoutes(
   api.post(
     '/v1/customers/:id/deactivate',
     operation('customers:write', tags, {
+      operationId: 'deactivateCustomer',
       summary: 'Deactivate a customer',
       description: 'A deactivated customer cannot make new bookings (409 customer_deactivated).',
       params: IdParams('id'),
@@ -65,6 +71,7 @@ export function customerRoutes(
   api.post(
     '/v1/customers/:id/addresses',
     operation('customers:write', tags, {
+      operationId: 'createCustomerAddress',
       summary: 'Add an address',
       description:
         'street, city, state and zip are required; label defaults to "Home". The first address, or one sent with is_default true, becomes the default.',
@@ -79,7 +86,9 @@ export function customerRoutes(
   api.delete(
     '/v1/customers/:id/addresses/:address_id',
     operation('customers:write', tags, {
+      operationId: 'deleteCustomerAddress',
       summary: 'Remove an address',
+      'x-error-codes': ['address_required'],
       description:
         'When the default goes, the newest remaining address becomes the default. The last address of a customer with open bookings cannot go (409 address_required).',
       params: IdParams('id', 'address_id'),

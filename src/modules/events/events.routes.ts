@@ -5,9 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { documentExamples } from '../../core/http/openapi.ts';
 import { ok, operation } from '../../core/http/operation.ts';
 import { replyList } from '../../core/http/replies.ts';
 import { IdParams } from '../../core/http/schemas.ts';
+import { eventsExamples } from './events.examples.ts';
 import { Event, EventList, EventListQuery } from './events.schemas.ts';
 import { EVENT_RETENTION_DAYS, getEvent, listEvents } from './events.service.ts';
 
@@ -16,6 +18,7 @@ const tags = ['Events'];
 export function eventRoutes(app: FastifyInstance, deps: Deps) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Event);
+  documentExamples(app, eventsExamples);
 
   api.get(
     '/v1/events',

@@ -3,11 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { documentExamples } from '../../core/http/openapi.ts';
 import { action, created, ok, operation } from '../../core/http/operation.ts';
 import { replyList, replyWith } from '../../core/http/replies.ts';
 import { IdParams } from '../../core/http/schemas.ts';
 import { payInvoice, refundInvoice } from './collection.service.ts';
 import { createInvoice } from './create-invoice.service.ts';
+import { invoicesExamples } from './invoices.examples.ts';
 import {
   CustomerInvoiceListQuery,
   FinalizeBody,
@@ -25,12 +27,14 @@ import * as invoices from './invoices.service.ts';
 const tags = ['Invoices'];
 
 export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
+  documentExamples(app, invoicesExamples);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Invoice);
 
   api.get(
     '/v1/invoices',
     operation('invoices:read', tags, {
+      operationId: 'listInvoices',
       summary: 'List invoices',
       description:
         'Newest first. `date_from`/`date_to` filter on issued_at (a plain date is a whole UTC day, date_to inclusive; drafts have no issued_at). ' +
@@ -46,6 +50,7 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/invoices',
     operation('invoices:write', tags, {
+      operationId: 'createInvoice',
       summary: 'Create an invoice',
       description:
         'Required: customer_id and line_items. Created pending and numbered (INV-000001, sequential per environment) unless `draft` is true. ' +
@@ -62,6 +67,7 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/invoices/:id',
     operation('invoices:read', tags, {
+      operationId: 'retrieveInvoice',
       summary: 'Retrieve an invoice',
       description: 'With line items, payments, refunds and the booking reference.',
       params: IdParams('id'),
@@ -73,6 +79,7 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.patch(
     '/v1/invoices/:id',
     operation('invoices:write', tags, {
+      operationId: 'updateInvoice',
       summary: 'Update an invoice',
       description:
         "Changes the invoice's `metadata` only, in any status: it merges key by key and an empty string deletes a key. " +
@@ -87,7 +94,9 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/invoices/:id/finalize',
     action('invoices:write', tags, {
+      operationId: 'finalizeInvoice',
       summary: 'Finalize a draft',
+      'x-error-codes': ['invalid_state_transition'],
       description:
         'draft -> pending: the invoice gets its number and issued_at. Any other status: 409 invalid_state_transition.',
       params: IdParams('id'),
@@ -100,7 +109,15 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/invoices/:id/pay',
     action('invoices:write', tags, {
+      operationId: 'payInvoice',
       summary: 'Pay an invoice',
+      'x-error-codes': [
+        'processor_not_configured',
+        'card_declined',
+        'insufficient_funds',
+        'invoice_already_paid',
+        'invalid_state_transition',
+      ],
       description:
         "`payment_method_id` (a card of the invoice's customer; default: the customer's default card) or `method` cash|check for an offline payment. " +
         '`amount` defaults to the balance; less is a partial payment, more is 400 parameter_invalid. Fully paid -> paid. ' +
@@ -116,7 +133,9 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/invoices/:id/void',
     action('invoices:write', tags, {
+      operationId: 'voidInvoice',
       summary: 'Void an invoice',
+      'x-error-codes': ['invalid_state_transition', 'invoice_already_paid'],
       description:
         'From draft, pending or overdue with nothing collected. When money was collected: 409 invoice_already_paid (refund instead).',
       params: IdParams('id'),
@@ -129,7 +148,9 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/invoices/:id/refund',
     action('invoices:write', tags, {
+      operationId: 'refundInvoice',
       summary: 'Refund an invoice',
+      'x-error-codes': ['refund_exceeds_amount_paid', 'invoice_not_paid'],
       description:
         '`amount` omitted refunds everything collected and not yet refunded; more than that is 400 refund_exceeds_amount_paid. ' +
         'Nothing collected: 409 invoice_not_paid. `refund_to` original_payment_method (default; through the processor) or account_credit ' +
@@ -145,6 +166,7 @@ export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/customers/:id/invoices',
     operation('invoices:read', tags, {
+      operationId: 'listCustomerInvoices',
       summary: "List a customer's invoices",
       description: 'Newest first; the same filters as the invoice list.',
       params: IdParams('id'),

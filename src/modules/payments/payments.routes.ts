@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { documentExamples } from '../../core/http/openapi.ts';
 import { created, noContent, ok, operation } from '../../core/http/operation.ts';
 import { replyList, replyNoContent, replyWith } from '../../core/http/replies.ts';
 import { IdParams } from '../../core/http/schemas.ts';
+import { paymentsExamples } from './payments.examples.ts';
 import {
   NewPaymentMethodBody,
   Payment,
@@ -20,6 +22,7 @@ import * as payments from './payments.service.ts';
 const tags = ['Payment methods'];
 
 export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
+  documentExamples(app, paymentsExamples);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(PaymentMethod);
   app.addSchema(Payment);
@@ -28,7 +31,9 @@ export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/customers/:id/payment_methods',
     operation('customers:write', tags, {
+      operationId: 'createPaymentMethod',
       summary: 'Add a card',
+      'x-error-codes': ['processor_not_configured', 'card_declined'],
       description:
         'The card number and cvc go to the payment processor and are never stored or logged; only brand and last4 are kept. ' +
         "A number failing the Luhn check is 400 parameter_invalid (param card.number). A customer's first card becomes the default. " +
@@ -46,7 +51,9 @@ export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/customers/:id/payment_methods',
     operation('customers:read', tags, {
+      operationId: 'listPaymentMethods',
       summary: "List a customer's cards",
+      description: "A customer's saved cards, the default first.",
       params: IdParams('id'),
       querystring: PaymentMethodListQuery,
       response: ok(PaymentMethodList),
@@ -62,6 +69,7 @@ export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
   api.patch(
     '/v1/customers/:id/payment_methods/:pm_id',
     operation('customers:write', tags, {
+      operationId: 'updatePaymentMethod',
       summary: 'Make a card the default',
       description: '`{"is_default": true}` moves the default to this card.',
       params: IdParams('id', 'pm_id'),
@@ -75,6 +83,7 @@ export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
   api.delete(
     '/v1/customers/:id/payment_methods/:pm_id',
     operation('customers:write', tags, {
+      operationId: 'deletePaymentMethod',
       summary: 'Remove a card',
       description: 'When the default card goes, the newest remaining card becomes the default.',
       params: IdParams('id', 'pm_id'),

@@ -3,10 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
 import { tenantOf } from '../../core/http/auth.ts';
+import { documentExamples } from '../../core/http/openapi.ts';
 import { accepted, action, ok, operation } from '../../core/http/operation.ts';
 import { replyList, replyWith } from '../../core/http/replies.ts';
 import { resourceRoutes } from '../../core/http/resource-routes.ts';
 import { IdParams } from '../../core/http/schemas.ts';
+import { webhooksExamples } from './webhooks.examples.ts';
 import {
   DeliveryList,
   DeliveryListQuery,
@@ -24,11 +26,13 @@ import * as webhooks from './webhooks.service.ts';
 const tags = ['Webhooks'];
 
 export function webhookRoutes(app: FastifyInstance, deps: Deps) {
+  documentExamples(app, webhooksExamples);
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   resourceRoutes(app, deps, {
     path: '/v1/webhooks',
     tags,
     noun: ['webhook endpoint', 'webhook endpoints'],
+    operationNoun: ['webhook', 'webhooks'],
     object: Webhook,
     scopes: { read: 'webhooks:read', write: 'webhooks:write' },
     create: {
@@ -56,6 +60,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/webhooks/:id/test',
     action('webhooks:write', tags, {
+      operationId: 'sendWebhookTestEvent',
       summary: 'Send a test event',
       description:
         'Queues a sample event with `test: true` for this endpoint only and returns its pending delivery record.',
@@ -70,6 +75,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/webhooks/:id/rotate_secret',
     operation('webhooks:write', tags, {
+      operationId: 'rotateWebhookSecret',
       summary: 'Rotate the signing secret',
       description:
         'Issues a new secret. For 24 hours deliveries carry two signatures, one per secret, so receivers can switch without missing any.',
@@ -82,6 +88,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
   api.get(
     '/v1/webhooks/:id/deliveries',
     operation('webhooks:read', tags, {
+      operationId: 'listWebhookDeliveries',
       summary: 'List delivery attempts',
       description: 'One record per attempt, newest first.',
       params: IdParams('id'),
@@ -99,6 +106,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
   api.post(
     '/v1/webhooks/:id/deliveries/:delivery_id/retry',
     operation('webhooks:write', tags, {
+      operationId: 'retryWebhookDelivery',
       summary: 'Redeliver an event',
       description:
         "Sends the delivery's event again now and returns the new attempt's record (a waiting automatic retry is brought forward instead).",
