@@ -25,7 +25,8 @@ export default async function run(): Promise<void> {
     const ids = (
       await query<{ id: string }>(db, sql`select id from customers where account_id = ${account.accountId} limit 500`)
     ).map((row) => row.id);
-    const headers = { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' };
+    const headers = { authorization: `Bearer ${account.key}` };
+    const json = { ...headers, 'content-type': 'application/json' };
     const products = (await (
       await fetch(`${server.url}/v1/services/industries/junk-removal/products`, { headers })
     ).json()) as { categories: { products: { id: string }[] }[] };
@@ -38,19 +39,22 @@ export default async function run(): Promise<void> {
     });
 
     let n = 0;
-    const mix = (i: number): { method: 'GET' | 'POST'; path: string; body?: string } => {
+    const mix = (
+      i: number,
+    ): { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> } => {
       const id = ids[i % ids.length];
       switch (i % 8) {
         case 0:
           return { method: 'GET', path: `/v1/customers/${id}` };
         case 1:
-          return { method: 'GET', path: `/v1/customers?search=customer%20${i % 9000}` };
+          // a term as a person types it: one customer's e-mail (a common word matches every row)
+          return { method: 'GET', path: `/v1/customers?search=mixed${1 + (i % 9000)}%40` };
         case 2:
           return { method: 'GET', path: '/v1/customers?per_page=100' };
         case 3:
           return { method: 'GET', path: `/v1/services/availability?zip=10001&industry=junk-removal&date=${date}` };
         case 4:
-          return { method: 'POST', path: '/v1/services/pricing', body: pricing };
+          return { method: 'POST', path: '/v1/services/pricing', body: pricing, headers: json };
         case 5:
           return { method: 'GET', path: '/v1/services/industries' };
         case 6:
@@ -58,6 +62,7 @@ export default async function run(): Promise<void> {
             method: 'POST',
             path: '/v1/customers',
             body: JSON.stringify({ first_name: 'Load', last_name: `Writer ${i}`, email: `w${i}@example.com` }),
+            headers: json,
           };
         default:
           return { method: 'GET', path: '/v1/bookings?per_page=100' };
