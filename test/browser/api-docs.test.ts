@@ -39,9 +39,13 @@ describe('API reference at /docs', { timeout: 120_000 }, () => {
     await page.goto('/docs');
     await page.getByRole('heading', { name: /Fieldhand API/ }).waitFor();
     await page.getByRole('button', { name: 'Authorize' }).first().click();
-    await page.locator('.auth-container input').first().fill(key);
-    await page.locator('.auth-btn-wrapper .authorize').click();
-    await page.locator('.auth-btn-wrapper .btn-done').click();
+    // the dialog offers the API key (bearer) and OAuth 2.0; a test key goes in the first
+    const bearer = page
+      .locator('.auth-container')
+      .filter({ has: page.getByRole('button', { name: 'Apply credentials' }) });
+    await bearer.locator('input').fill(key);
+    await bearer.getByRole('button', { name: 'Apply credentials' }).click();
+    await page.locator('.auth-btn-wrapper .btn-done').first().click();
 
     const list = page.locator('.opblock-get:has(.opblock-summary-path[data-path="/v1/customers"])').first();
     await list.locator('.opblock-summary').click();
