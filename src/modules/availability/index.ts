@@ -3,6 +3,8 @@ export {
   availableSlots,
   type DayHours,
   findOfferedSlot,
+  slotRefusal,
+  takenMessage,
   freeStaffForSlot,
   type SchedulingInput,
   type Slot,
