@@ -37,6 +37,54 @@ async function blocksOf(bookingId: string) {
   );
 }
 
+describe('a refused time says why (409 slot_unavailable, zone time and zone named)', () => {
+  it('in the past, on a day off, outside hours, off the grid, at too short notice', async () => {
+    expect(clock.now().toISOString()).toBe(new Date(START).toISOString());
+    const who = await scene.customer();
+    const at = (scheduled_at: string) =>
+      scene.book({
+        customer_id: who.id,
+        address_id: who.addressId,
+        industry: 'junk-removal',
+        configuration: scene.sofa(),
+        scheduled_at,
+      });
+    const cases = [
+      // Friday 10:00 in New York, the week before
+      [
+        '2026-05-29T14:00:00Z',
+        '2026-05-29 10:00 America/New_York is in the past: pick a time that availability offers from now on.',
+      ],
+      ['2026-06-07T14:00:00Z', 'Manhattan does not work on Sundays: pick another day.'],
+      [
+        '2026-06-05T23:00:00Z',
+        "A 20-minute job at 19:00 America/New_York is outside Manhattan's hours on Fridays " +
+          '(08:00-18:00 America/New_York): pick a start from 08:00 that ends by 18:00.',
+      ],
+      [
+        '2026-06-05T14:15:00Z',
+        "10:15 America/New_York is not a slot start: starts fall on Manhattan's 60-minute grid from 08:00 " +
+          '(the nearest are 10:00 and 11:00), so pick one of those.',
+      ],
+      [
+        '2026-06-01T13:00:00Z',
+        "Manhattan needs 120 minutes' notice, so nothing can start before 2026-06-01 10:00 America/New_York: " +
+          'pick a later slot.',
+      ],
+    ] as const;
+    for (const [scheduledAt, message] of cases) {
+      const res = await at(scheduledAt);
+      expect(res.status, scheduledAt).toBe(409);
+      expect(res.body.error, scheduledAt).toEqual({
+        type: 'invalid_request_error',
+        code: 'slot_unavailable',
+        param: 'scheduled_at',
+        message,
+      });
+    }
+  });
+});
+
 describe('availability reflects bookings', () => {
   it('a booked crew member is no longer free; the slot goes when both are booked', async () => {
     expect(await starts('2026-06-08')).toContain('10:00');
@@ -57,6 +105,10 @@ describe('availability reflects bookings', () => {
     });
     expect(third.status).toBe(409);
     expect(third.body.error.code).toBe('slot_unavailable');
+    expect(third.body.error.message).toBe(
+      '10:00 America/New_York is taken: every crew member who could do this job is booked then ' +
+        "(with 30 minutes' travel between jobs), so pick another slot that availability offers.",
+    );
     // cancelling frees the crew's time
     await scene.acct.api.post(`/v1/bookings/${first.id}/cancel`);
     expect(await starts('2026-06-08')).toContain('10:00');
@@ -74,6 +126,7 @@ describe('reschedule', () => {
     const res = await scene.acct.api.patch(`/v1/bookings/${moving.id}`, { scheduled_at: '2026-06-15T14:00:00.000Z' });
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'slot_unavailable', param: 'scheduled_at' });
+    expect(res.body.error.message).toMatch(/^10:00 America\/New_York is taken: /);
     const after = (await scene.acct.api.get(`/v1/bookings/${moving.id}`)).body;
     expect(after).toEqual(moving);
     expect(await blocksOf(moving.id)).toEqual(blocksBefore);

@@ -50,6 +50,30 @@ describe('errors', () => {
     const revoked = await other.api.get('/v1/customers');
     expect(revoked.status).toBe(401);
     expect(revoked.body.error.code).toBe('invalid_credentials');
+    expect(revoked.body.error.message).toMatch(/^This API key has been revoked: create a new key/);
+  });
+
+  it('says what is wrong with a credential, never echoing it', async () => {
+    const anonymous = apiClient(t.url);
+    const unknownKey = `svc_test_sk_${'0'.repeat(32)}`;
+    for (const [header, message] of [
+      [acct.testKey, /^Send the key as `Authorization: Bearer <key>`/],
+      [`Basic ${Buffer.from(`${acct.testKey}:`).toString('base64')}`, /^Send the key as `Authorization: Bearer <key>`/],
+      ['Bearer', /^Send the key as `Authorization: Bearer <key>`/],
+      [`Bearer ${unknownKey}`, /^Invalid API key provided: check that the whole key was copied/],
+      [`Bearer ${acct.testKey.slice(0, -3)}`, /^Invalid API key provided/],
+      [
+        'Bearer pk_test_51Habc',
+        /^That is not a key this API issues: send a secret API key \(svc_test_sk_… or svc_live_sk_…\) or an OAuth access token/,
+      ],
+    ] as const) {
+      const res = await anonymous.get('/v1/customers', { authorization: header });
+      expect(res.status, header).toBe(401);
+      expect(res.body.error.code, header).toBe('invalid_credentials');
+      expect(res.body.error.message, header).toMatch(message);
+      expect(res.body.error.message).not.toContain(acct.testKey.slice(12));
+      expect(res.headers.get('www-authenticate'), header).toContain('invalid_token');
+    }
   });
 
   it('gives every response a Request-Id and hides internals', async () => {

@@ -73,6 +73,9 @@ describe('customers', () => {
     const phone = await acct.api.post('/v1/customers', { ...jane, email: 'p@example.com', phone: '555-0123' });
     expect(phone.status).toBe(400);
     expect(phone.body.error).toMatchObject({ code: 'parameter_invalid', param: 'phone' });
+    expect(phone.body.error.message).toBe(
+      'Invalid phone: must be in E.164 format: a + and the country code, then the number, digits only (e.g. +14155550123).',
+    );
     const email = await acct.api.post('/v1/customers', { ...jane, email: 'not-an-email' });
     expect(email.body.error).toMatchObject({ code: 'parameter_invalid', param: 'email' });
     const street = await acct.api.post('/v1/customers', {
@@ -104,6 +107,10 @@ describe('customers', () => {
     expect(second.body).toMatchObject({ status: 'inactive', first_name: 'Janet' });
     expect(new Date(second.body.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(created.updated_at).getTime());
 
+    const badPhone = await acct.api.patch(`/v1/customers/${created.id}`, { phone: '+1 415 555 0123' });
+    expect(badPhone.status).toBe(400);
+    expect(badPhone.body.error).toMatchObject({ code: 'parameter_invalid', param: 'phone' });
+    expect(badPhone.body.error.message).toContain('E.164');
     const badStatus = await acct.api.patch(`/v1/customers/${created.id}`, { status: 'deactivated' });
     expect(badStatus.body.error).toMatchObject({ code: 'parameter_invalid', param: 'status' });
     const badPref = await acct.api.patch(`/v1/customers/${created.id}`, { preferences: { preferred_contact: 'fax' } });

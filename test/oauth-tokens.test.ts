@@ -296,7 +296,11 @@ describe('refresh_token grant', () => {
     const expired = await bearerGet(t, tokens.access_token, '/v1/customers');
     expect(expired.status).toBe(401);
     expect(expired.headers.get('www-authenticate')).toContain('invalid_token');
-    expect((await expired.json()).error).toMatchObject({ type: 'authentication_error', code: 'token_expired' });
+    expect((await expired.json()).error).toMatchObject({
+      type: 'authentication_error',
+      code: 'token_expired',
+      message: 'The access token has expired: use the refresh token at POST /oauth/token to get a new one.',
+    });
 
     const renewed = await refresh(t, app, tokens.refresh_token);
     expect(renewed.status).toBe(200);
@@ -318,8 +322,30 @@ describe('revocation (RFC 7009)', () => {
       auth,
     );
     expect(revoked.status).toBe(200);
-    expect((await bearerGet(t, tokens.access_token, '/v1/customers')).status).toBe(401);
+    const refused = await bearerGet(t, tokens.access_token, '/v1/customers');
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).error).toMatchObject({
+      code: 'invalid_credentials',
+      message: 'This access token has been revoked: get a new one by authorizing the app again.',
+    });
     expect((await refresh(t, app, tokens.refresh_token)).status).toBe(200);
+  });
+
+  it('tells a caller who sends a refresh token, a client secret or an unknown access token what to send', async () => {
+    const tokens = await tokensFor();
+    const cases = [
+      [tokens.refresh_token, /^A refresh token cannot authenticate API requests: exchange it at POST \/oauth\/token/],
+      [app.clientSecret as string, /^A client secret cannot authenticate API requests/],
+      [`svc_at_${'0'.repeat(40)}`, /^Invalid access token provided: get a new one from POST \/oauth\/token\.$/],
+    ] as const;
+    for (const [token, message] of cases) {
+      const res = await bearerGet(t, token, '/v1/customers');
+      expect(res.status).toBe(401);
+      const { error } = await res.json();
+      expect(error.code).toBe('invalid_credentials');
+      expect(error.message).toMatch(message);
+      expect(error.message).not.toContain(token);
+    }
   });
 
   it('revoking a refresh token revokes its access tokens', async () => {

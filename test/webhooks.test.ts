@@ -388,6 +388,8 @@ describe('SSRF protection (WEBHOOK_ALLOW_PRIVATE_URLS=false)', () => {
     const res = await account.api.post('/v1/webhooks', { url, events: ['*'] });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'parameter_invalid', param: 'url' });
+    // the refusal says how to allow such a URL on a development server
+    expect(res.body.error.message).toContain('start the server with WEBHOOK_ALLOW_PRIVATE_URLS=true');
   });
 
   it('checks the URL again when it is changed', async () => {

@@ -42,8 +42,31 @@ export interface KnownCredential {
   expiresAt: number | null;
 }
 
-/** Returns the principal for a token it recognises, null for one it does not know. */
-export type CredentialResolver = (token: string) => Promise<Principal | null>;
+/**
+ * One kind of credential (API keys, OAuth access tokens), registered by the module that issues
+ * it. `recognises` says whether a token has its form (prefix and length), so that a token of no
+ * known form can be told apart from a well-formed one nobody issued.
+ */
+export interface CredentialResolver {
+  /** How its tokens look, for the message to a caller whose token has no known form. */
+  form: string;
+  /** The message for a token of its form that nobody issued (or that no longer exists). */
+  unknown: string;
+  recognises(token: string): boolean;
+  /**
+   * The principal for a token of this form; null for one it does not know. Throws a 401 when it
+   * knows why the token fails (revoked, expired): the caller holds the token, so that tells no one
+   * anything new.
+   */
+  resolve(token: string): Promise<Principal | null>;
+}
+
+/** 401 invalid_credentials, with the challenge RFC 6750 asks for; the message never echoes the token. */
+export function invalidCredentials(message: string): AppError {
+  return new AppError('invalid_credentials', message, {
+    headers: { 'www-authenticate': 'Bearer realm="fieldhand", error="invalid_token"' },
+  });
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -102,13 +125,21 @@ async function authenticate(header: string | undefined, resolvers: CredentialRes
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const token = match?.[1];
-  if (token) {
-    for (const resolve of resolvers) {
-      const principal = await resolve(token);
-      if (principal) return principal;
-    }
+  if (!token) {
+    // "Authorization: svc_test_sk_…", "Basic …" or a bare "Bearer": the scheme is what is wrong
+    throw invalidCredentials(
+      'Send the key as `Authorization: Bearer <key>`: the word Bearer, one space, then the key.',
+    );
   }
-  throw new AppError('invalid_credentials', 'The API key or access token is invalid or revoked.', {
-    headers: { 'www-authenticate': 'Bearer realm="fieldhand", error="invalid_token"' },
-  });
+  const known = resolvers.filter((resolver) => resolver.recognises(token));
+  if (known.length === 0) {
+    throw invalidCredentials(
+      `That is not a key this API issues: send ${resolvers.map((resolver) => resolver.form).join(' or ')}.`,
+    );
+  }
+  for (const resolver of known) {
+    const principal = await resolver.resolve(token);
+    if (principal) return principal;
+  }
+  throw invalidCredentials((known[0] as CredentialResolver).unknown);
 }

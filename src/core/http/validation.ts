@@ -39,6 +39,19 @@ function makeAjv(coerceTypes: boolean) {
   return ajv;
 }
 
+/**
+ * What a value of a pattern must look like, in words, for the patterns whose regular expression
+ * says nothing to the person reading the refusal (E.164 phones); keyed by the pattern itself, so
+ * the schema, and with it the OpenAPI document, stays as it is.
+ */
+const PATTERN_HINTS = new Map<string, string>();
+
+/** `pattern` as a string schema's pattern, refused with "must be `mustBe`" rather than "has the wrong format". */
+export function explainPattern(pattern: string, mustBe: string): string {
+  PATTERN_HINTS.set(pattern, mustBe);
+  return pattern;
+}
+
 const bodyAjv = makeAjv(false);
 const queryAjv = makeAjv(true);
 
@@ -130,8 +143,10 @@ function describe(error: ErrorObject, param: string): string {
       const date = DATE_FORMATS[format as keyof typeof DATE_FORMATS];
       return date ? `Invalid ${param}: must be ${date.describe}.` : `Invalid ${param}: must be a valid ${format}.`;
     }
-    case 'pattern':
-      return `Invalid ${param}: has the wrong format.`;
+    case 'pattern': {
+      const hint = PATTERN_HINTS.get(String(error.params.pattern));
+      return hint ? `Invalid ${param}: must be ${hint}.` : `Invalid ${param}: has the wrong format.`;
+    }
     default:
       return `Invalid ${param}.`;
   }

@@ -109,9 +109,9 @@ export function insertApiKey(db: Sql, tenant: Tenant, key: NewApiKey): Promise<v
   return insertRow(db, 'api_keys', { id, ...tenantColumns(tenant), name, key_hash: keyHash, last4 });
 }
 
-/** The live (not revoked) key with this hash. */
-export function findActiveApiKeyByHash(db: Sql, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return queryOne<ApiKeyRow>(db, sql`select * from api_keys where key_hash = ${keyHash} and revoked_at is null`);
+/** The key with this hash, revoked or not (a revoked key is refused with a message saying so). */
+export function findApiKeyByHash(db: Sql, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return queryOne<ApiKeyRow>(db, sql`select * from api_keys where key_hash = ${keyHash}`);
 }
 
 export async function touchApiKey(db: Sql, keyId: string, now: Date): Promise<void> {

@@ -3,12 +3,13 @@
 import { isoTimestamp } from '../../core/db.ts';
 import type { Deps } from '../../core/deps.ts';
 import { notFound } from '../../core/errors.ts';
-import type { CredentialResolver } from '../../core/http/auth.ts';
+import { type CredentialResolver, invalidCredentials } from '../../core/http/auth.ts';
 import { hashSecret, newId, randomBase62 } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import * as repository from './accounts.repository.ts';
 
 const KEY_PATTERN = /^svc_(test|live)_sk_[0-9A-Za-z]{32}$/;
+const KEY_PREFIX = /^svc_(test|live)_sk_/;
 /** last_used_at is written at most this often per key, to keep writes off the hot path. */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -66,27 +67,41 @@ export async function revokeApiKeyById(deps: Deps, keyId: string) {
 export function apiKeyResolver(deps: Deps): CredentialResolver {
   // When each key was last written as used, per process: a cache that only saves writes.
   const lastTouched = new Map<string, number>();
-  return async (token) => {
-    if (!KEY_PATTERN.test(token)) return null;
-    const keyHash = hashSecret(token);
-    const known = await deps.credentials.resolve(keyHash, async () => {
-      const row = await repository.findActiveApiKeyByHash(deps.db, keyHash);
-      if (!row) return null;
-      return {
-        principal: {
-          tenant: { accountId: row.account_id, environment: row.environment },
-          credential: { kind: 'api_key', id: row.id, scopes: null },
-        },
-        expiresAt: null,
-      };
-    });
-    if (!known) return null;
-    const keyId = known.principal.credential.id;
-    const now = deps.clock.now();
-    if (now.getTime() - (lastTouched.get(keyId) ?? 0) >= TOUCH_EVERY_MS) {
-      lastTouched.set(keyId, now.getTime());
-      await repository.touchApiKey(deps.db, keyId, now);
-    }
-    return known.principal;
+  return {
+    form: 'a secret API key (svc_test_sk_… or svc_live_sk_…)',
+    unknown: 'Invalid API key provided: check that the whole key was copied and that it belongs to this server.',
+    // by prefix, so that a key cut short is told to be copied whole
+    recognises: (token) => KEY_PREFIX.test(token),
+    resolve: async (token) => {
+      if (!KEY_PATTERN.test(token)) return null;
+      const keyHash = hashSecret(token);
+      let revoked = false;
+      const known = await deps.credentials.resolve(keyHash, async () => {
+        const row = await repository.findApiKeyByHash(deps.db, keyHash);
+        // a revoked key is not cached, like an unknown one: each use asks the database again
+        if (row?.revoked_at) revoked = true;
+        if (!row || row.revoked_at) return null;
+        return {
+          principal: {
+            tenant: { accountId: row.account_id, environment: row.environment },
+            credential: { kind: 'api_key', id: row.id, scopes: null },
+          },
+          expiresAt: null,
+        };
+      });
+      if (revoked) {
+        throw invalidCredentials(
+          'This API key has been revoked: create a new key (Settings > Integrations > API Keys) and use that.',
+        );
+      }
+      if (!known) return null;
+      const keyId = known.principal.credential.id;
+      const now = deps.clock.now();
+      if (now.getTime() - (lastTouched.get(keyId) ?? 0) >= TOUCH_EVERY_MS) {
+        lastTouched.set(keyId, now.getTime());
+        await repository.touchApiKey(deps.db, keyId, now);
+      }
+      return known.principal;
+    },
   };
 }

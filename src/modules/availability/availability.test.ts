@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { availableSlots, freeStaffForSlot, type SchedulingInput, type ZoneSchedule } from './availability.ts';
+import {
+  availableSlots,
+  freeStaffForSlot,
+  type SchedulingInput,
+  slotRefusal,
+  type ZoneSchedule,
+} from './availability.ts';
 import { instantOf, instantsOf, localDate, weekdayOf } from './wall-clock.ts';
 
 const DAY = { open: '08:00', close: '18:00' };
@@ -152,5 +158,18 @@ describe('freeStaffForSlot', () => {
     expect(freeStaffForSlot({ ...base, startsAt: new Date('2026-06-02T14:30:00Z') })).toEqual(['staff_c', 'staff_a']);
     expect(freeStaffForSlot({ ...base, startsAt: new Date('2026-06-02T12:00:00Z') })).toEqual(['staff_c', 'staff_b']);
     expect(freeStaffForSlot({ ...base, startsAt: new Date('2026-06-02T11:00:00Z') })).toEqual([]); // 07:00 local
+  });
+});
+
+describe('slotRefusal', () => {
+  it('names the crew hours when the zone is open but nobody is on duty, and shows seconds off the grid', () => {
+    const lateCrew = { id: 'staff_a', hours: { tuesday: { open: '12:00', close: '18:00' } } };
+    expect(slotRefusal({ ...input({ staff: [lateCrew] }), startsAt: new Date('2026-06-02T13:00:00Z') })).toBe(
+      'No crew member for this work is on duty for a 120-minute job at 09:00 America/New_York: ' +
+        'pick a slot that availability offers.',
+    );
+    expect(slotRefusal({ ...input(), startsAt: new Date('2026-06-02T13:00:30Z') })).toMatch(
+      /^09:00:30 America\/New_York is not a slot start: .*\(the nearest are 09:00 and 10:00\)/,
+    );
   });
 });

@@ -6,7 +6,7 @@
 // no slot starts before now + lead time; a slot is offered when some crew member is free for
 // [start, start + duration + travel buffer), working that day, with the job inside their hours.
 
-import { type DayClock, dayClock, localDate, minutesOfDay, type Weekday, weekdayOf } from './wall-clock.ts';
+import { type DayClock, dayClock, localDate, localTime, minutesOfDay, type Weekday, weekdayOf } from './wall-clock.ts';
 
 const MINUTE = 60_000;
 
@@ -191,4 +191,74 @@ export function freeStaffForSlot(input: SchedulingInput & { startsAt: Date }): s
     .map((member, index) => ({ member, index }))
     .sort((a, b) => a.member.blocks.length - b.member.blocks.length || a.index - b.index)
     .map(({ member }) => member.id);
+}
+
+/**
+ * Why availability does not offer a job at `startsAt` (ask after `findOfferedSlot` found nothing):
+ * the first rule it breaks, in the order a person checks them (past, the zone's day and hours, the
+ * slot grid, notice, the crew's hours, the crew's bookings), as one sentence saying what to do,
+ * with times on the zone's wall clock and the zone named ("10:15 America/New_York").
+ */
+export function slotRefusal(input: SchedulingInput & { now: Date; startsAt: Date }): string {
+  const { zone, durationMinutes } = input;
+  const clock = dayClock(input.date, zone.timezone);
+  const start = input.startsAt.getTime();
+  const end = start + durationMinutes * MINUTE;
+  const seconds = Math.floor((start % MINUTE) / 1000);
+  const at = `${clock.time(start)}${seconds ? `:${String(seconds).padStart(2, '0')}` : ''} ${zone.timezone}`;
+  const day = `${clock.weekday[0]?.toUpperCase()}${clock.weekday.slice(1)}`;
+  if (start < input.now.getTime()) {
+    return `${input.date} ${at} is in the past: pick a time that availability offers from now on.`;
+  }
+  const hours = zone.hours[clock.weekday];
+  const window = dayWindow(zone.hours, clock);
+  if (!hours || !window) return `${zone.name} does not work on ${day}s: pick another day.`;
+  if (start < window.open || end > window.close) {
+    return (
+      `A ${durationMinutes}-minute job at ${at} is outside ${zone.name}'s hours on ${day}s ` +
+      `(${hours.open}-${hours.close} ${zone.timezone}): pick a start from ${hours.open} that ends by ${hours.close}.`
+    );
+  }
+  const step = Math.max(1, zone.slotIntervalMinutes);
+  const grid: number[] = [];
+  for (
+    let minutes = minutesOfDay(hours.open);
+    minutes + durationMinutes <= minutesOfDay(hours.close);
+    minutes += step
+  ) {
+    const instant = clock.instantsAt(minutes)[0];
+    if (instant !== undefined) grid.push(instant);
+  }
+  if (!grid.includes(start)) {
+    const before = grid.filter((instant) => instant < start).at(-1);
+    const after = grid.find((instant) => instant > start);
+    const nearest = [before, after].filter((instant) => instant !== undefined).map((instant) => clock.time(instant));
+    return (
+      `${at} is not a slot start: starts fall on ${zone.name}'s ${step}-minute grid from ${hours.open}` +
+      `${nearest.length ? ` (the nearest are ${nearest.join(' and ')})` : ''}, so pick one of those.`
+    );
+  }
+  const earliest = input.now.getTime() + zone.leadTimeMinutes * MINUTE;
+  if (start < earliest) {
+    return (
+      `${zone.name} needs ${zone.leadTimeMinutes} minutes' notice, so nothing can start before ` +
+      `${localDate(earliest, zone.timezone)} ${localTime(earliest, zone.timezone)} ${zone.timezone}: pick a later slot.`
+    );
+  }
+  const crew = crewOnDuty(input, clock);
+  if (!crew.some((member) => start >= member.window.open && end <= member.window.close)) {
+    return `No crew member for this work is on duty for a ${durationMinutes}-minute job at ${at}: pick a slot that availability offers.`;
+  }
+  if (!anyoneFree(crew, start, input)) return takenMessage(zone, input.startsAt);
+  return `${at} is not available for this booking: pick a slot that availability offers for its estimated duration.`;
+}
+
+/** Every crew member who could do the job is booked then (or was taken a moment ago). */
+export function takenMessage(zone: ZoneSchedule, startsAt: Date): string {
+  const at = `${localTime(startsAt.getTime(), zone.timezone)} ${zone.timezone}`;
+  const travelBufferMinutes = zone.travelBufferMinutes;
+  return (
+    `${at} is taken: every crew member who could do this job is booked then` +
+    `${travelBufferMinutes ? ` (with ${travelBufferMinutes} minutes' travel between jobs)` : ''}, so pick another slot that availability offers.`
+  );
 }

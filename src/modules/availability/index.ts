@@ -7,7 +7,9 @@ export {
   type SchedulingInput,
   type Slot,
   type StaffSchedule,
+  slotRefusal,
   type TimeBlock,
+  takenMessage,
   type WeeklyHours,
   type ZoneSchedule,
 } from './availability.ts';

@@ -5,7 +5,7 @@
 import type { Deps } from '../../core/deps.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { findOfferedSlot, freeStaffForSlot, type Slot } from '../availability/index.ts';
+import { findOfferedSlot, freeStaffForSlot, type Slot, slotRefusal, takenMessage } from '../availability/index.ts';
 import {
   holdCrewTime,
   loadPricingContext,
@@ -17,12 +17,12 @@ import { type Configuration, type Coupon, type PriceBreakdown, priceConfiguratio
 
 const MINUTE = 60_000;
 
-export function slotUnavailable(param = 'scheduled_at'): AppError {
-  return new AppError(
-    'slot_unavailable',
-    'That time is not available for this booking: pick a slot that availability offers for its estimated duration.',
-    { param },
-  );
+/** 409 slot_unavailable; `why` says which rule refused the time (availability's `slotRefusal`). */
+export function slotUnavailable(
+  param = 'scheduled_at',
+  why = 'That time is not available for this booking: pick a slot that availability offers for its estimated duration.',
+): AppError {
+  return new AppError('slot_unavailable', why, { param });
 }
 
 /**
@@ -97,7 +97,8 @@ export async function scheduleCrew(
     ignoreBookingId: input.bookingId,
   };
   const slot = findOfferedSlot({ ...scheduling, now: input.now, startsAt: input.startsAt });
-  if (!slot) throw slotUnavailable(input.param);
+  if (!slot)
+    throw slotUnavailable(input.param, slotRefusal({ ...scheduling, now: input.now, startsAt: input.startsAt }));
   if (input.rescheduling) await releaseCrewTime(deps, tenant, input.bookingId);
   const staffId = await holdFirstFree(deps, tenant, context, {
     bookingId: input.bookingId,
@@ -105,7 +106,8 @@ export async function scheduleCrew(
     start: input.startsAt,
     durationMinutes: input.durationMinutes,
   });
-  if (!staffId) throw slotUnavailable(input.param);
+  // offered a moment ago, but a concurrent booking held the last free crew member first
+  if (!staffId) throw slotUnavailable(input.param, takenMessage(context.zone, input.startsAt));
   return { zoneId: context.zone.id, staffId, slot };
 }
 

@@ -2,11 +2,15 @@ import { type Static, Type } from 'typebox';
 import { MetadataBody } from '../../core/http/metadata.ts';
 import { ListOf, ListQuery } from '../../core/http/pagination.ts';
 import { Nullable, Strict, Timestamp, TimestampOrDate } from '../../core/http/schemas.ts';
+import { explainPattern } from '../../core/http/validation.ts';
 
 const NonEmpty = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, description });
 
 export const E164 = Type.String({
-  pattern: '^\\+[1-9][0-9]{1,14}$',
+  pattern: explainPattern(
+    '^\\+[1-9][0-9]{1,14}$',
+    'in E.164 format: a + and the country code, then the number, digits only (e.g. +14155550123)',
+  ),
   description: 'E.164 international format, e.g. +14155550123.',
 });
 

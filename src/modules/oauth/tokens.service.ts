@@ -5,7 +5,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { isoTimestamp, type Sql } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, notFound } from '../../core/errors.ts';
-import type { CredentialResolver } from '../../core/http/auth.ts';
+import { type CredentialResolver, invalidCredentials } from '../../core/http/auth.ts';
 import { hashSecret, newId, randomBase62 } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import * as apps from './apps.repository.ts';
@@ -233,32 +233,57 @@ export async function revokeTokenOfApp(deps: Deps, app: apps.OAuthAppRow, token:
  * CREDENTIAL_TTL_MS (deps.credentials, keyed by its hash); its expiry is checked on every request.
  */
 export function accessTokenResolver(deps: Deps): CredentialResolver {
-  return async (token) => {
-    if (!ACCESS_TOKEN.test(token)) return null;
-    const tokenHash = hashSecret(token);
-    const known = await deps.credentials.resolve(tokenHash, async () => {
-      const row = await tokens.findAccessToken(deps.db, tokenHash);
-      if (!row || row.revoked_at) return null;
-      return {
-        principal: {
-          tenant: tenantOfRow(row),
-          // the grant, not the token, is the credential: rate limits survive a token refresh
-          credential: { kind: 'oauth_token', id: row.grant_id, scopes: row.scopes },
-          userId: row.user_id,
-        },
-        expiresAt: new Date(isoTimestamp(row.expires_at)).getTime(),
-      };
-    });
-    if (!known) return null;
-    if (known.expiresAt !== null && known.expiresAt <= deps.clock.now().getTime()) {
-      throw new AppError('token_expired', 'The access token has expired; use the refresh token to get a new one.', {
-        headers: {
-          'www-authenticate':
-            'Bearer realm="fieldhand", error="invalid_token", error_description="The access token expired"',
-        },
+  return {
+    form: 'an OAuth access token (svc_at_…)',
+    unknown: 'Invalid access token provided: get a new one from POST /oauth/token.',
+    // refresh tokens and client secrets too, to say what to do with them instead
+    recognises: (token) => /^svc_(at|rt|cs)_/.test(token),
+    resolve: async (token) => {
+      if (token.startsWith('svc_rt_')) {
+        throw invalidCredentials(
+          'A refresh token cannot authenticate API requests: exchange it at POST /oauth/token for an access token and send that.',
+        );
+      }
+      if (token.startsWith('svc_cs_')) {
+        throw invalidCredentials(
+          'A client secret cannot authenticate API requests: use it at POST /oauth/token to get an access token and send that.',
+        );
+      }
+      if (!ACCESS_TOKEN.test(token)) return null;
+      const tokenHash = hashSecret(token);
+      let revoked = false;
+      const known = await deps.credentials.resolve(tokenHash, async () => {
+        const row = await tokens.findAccessToken(deps.db, tokenHash);
+        if (row?.revoked_at) revoked = true;
+        if (!row || row.revoked_at) return null;
+        return {
+          principal: {
+            tenant: tenantOfRow(row),
+            // the grant, not the token, is the credential: rate limits survive a token refresh
+            credential: { kind: 'oauth_token', id: row.grant_id, scopes: row.scopes },
+            userId: row.user_id,
+          },
+          expiresAt: new Date(isoTimestamp(row.expires_at)).getTime(),
+        };
       });
-    }
-    return known.principal;
+      if (revoked) {
+        throw invalidCredentials('This access token has been revoked: get a new one by authorizing the app again.');
+      }
+      if (!known) return null;
+      if (known.expiresAt !== null && known.expiresAt <= deps.clock.now().getTime()) {
+        throw new AppError(
+          'token_expired',
+          'The access token has expired: use the refresh token at POST /oauth/token to get a new one.',
+          {
+            headers: {
+              'www-authenticate':
+                'Bearer realm="fieldhand", error="invalid_token", error_description="The access token expired"',
+            },
+          },
+        );
+      }
+      return known.principal;
+    },
   };
 }
 

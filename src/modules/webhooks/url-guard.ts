@@ -50,6 +50,10 @@ export function isPublicAddress(address: string): boolean {
   return false;
 }
 
+/** What a refusal says a developer can do: the flag that lifts the rule, and that it is not for production. */
+const FOR_DEVELOPMENT =
+  'to send webhooks to your own machine or network during development, start the server with WEBHOOK_ALLOW_PRIVATE_URLS=true';
+
 export class UnsafeUrlError extends Error {
   override name = 'UnsafeUrlError';
 }
@@ -75,11 +79,26 @@ export function parseWebhookUrl(raw: string, allowPrivate: boolean): URL {
     throw new UnsafeUrlError('url must be an absolute https URL.');
   }
   const schemes = allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(url.protocol)) throw new UnsafeUrlError('url must use https.');
+  if (!schemes.includes(url.protocol)) {
+    throw new UnsafeUrlError(
+      allowPrivate
+        ? 'url must use https or http.'
+        : url.protocol === 'http:'
+          ? `url must use https; ${FOR_DEVELOPMENT} (which also allows http).`
+          : 'url must use https.',
+    );
+  }
   if (!allowPrivate && isIP(hostOf(url)) && !isPublicAddress(hostOf(url))) {
-    throw new UnsafeUrlError('url must point to a public Internet address.');
+    throw new UnsafeUrlError(
+      `url must point to a public Internet address, not a loopback, private or link-local one; ${FOR_DEVELOPMENT}.`,
+    );
   }
   return url;
+}
+
+/** A name only a private network knows (a container's, say) resolves nowhere else. */
+function unresolved(host: string): UnsafeUrlError {
+  return new UnsafeUrlError(`url's host ${host} could not be resolved: check its spelling; ${FOR_DEVELOPMENT}.`);
 }
 
 /** Registration check: the scheme, and every address the host resolves to now. */
@@ -94,11 +113,13 @@ export async function checkWebhookUrl(
   try {
     addresses = await (options.resolveAll ?? systemResolveAll)(host);
   } catch {
-    throw new UnsafeUrlError(`url's host ${host} could not be resolved.`);
+    throw unresolved(host);
   }
-  if (addresses.length === 0) throw new UnsafeUrlError(`url's host ${host} could not be resolved.`);
+  if (addresses.length === 0) throw unresolved(host);
   if (!addresses.every((entry) => isPublicAddress(entry.address))) {
-    throw new UnsafeUrlError('url must resolve only to public Internet addresses.');
+    throw new UnsafeUrlError(
+      `url must resolve only to public Internet addresses, but ${host} resolves to a loopback, private or link-local one; ${FOR_DEVELOPMENT}.`,
+    );
   }
   return url;
 }
@@ -122,7 +143,7 @@ export function guardedLookup(resolveAll: ResolveAll = systemResolveAll) {
         const usable = addresses.filter((entry) => wanted === 0 || entry.family === wanted);
         if (usable.length === 0 || !addresses.every((entry) => isPublicAddress(entry.address))) {
           const error: NodeJS.ErrnoException = new UnsafeUrlError(
-            'url resolves to an address that is not public; delivery refused.',
+            `url resolves to an address that is not public; delivery refused (${FOR_DEVELOPMENT}).`,
           );
           error.code = 'EUNSAFEADDRESS';
           callback(error, '', 0);
