@@ -16207,7 +16207,7 @@ export interface operations {
                      *       "error": {
                      *         "type": "invalid_request_error",
                      *         "code": "slot_unavailable",
-                     *         "message": "That time is no longer available; check availability again.",
+                     *         "message": "10:15 America/New_York is not a slot start: starts fall on Manhattan's 60-minute grid from 08:00 (the nearest are 10:00 and 11:00), so pick one of those.",
                      *         "param": "scheduled_at"
                      *       }
                      *     }
@@ -16915,7 +16915,7 @@ export interface operations {
                      *       "error": {
                      *         "type": "invalid_request_error",
                      *         "code": "slot_unavailable",
-                     *         "message": "That time is no longer available; check availability again.",
+                     *         "message": "10:15 America/New_York is not a slot start: starts fall on Manhattan's 60-minute grid from 08:00 (the nearest are 10:00 and 11:00), so pick one of those.",
                      *         "param": "scheduled_at"
                      *       }
                      *     }
