@@ -38,6 +38,8 @@ async function build(bundle) {
     // a separate .map file: inline, the map (larger than the code) was part of the module's
     // source text and stayed in memory with it, about 8 MB of every process
     sourcemap: 'linked',
+    // which packages the bundle imports, for loadCli to load before source maps are enabled
+    metafile: true,
     outdir: CACHE,
     entryNames: path.basename(bundle, '.mjs'),
     outExtension: { '.js': '.mjs' },
@@ -58,25 +60,51 @@ async function build(bundle) {
       },
     ],
   });
+  const output = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('.mjs'))?.[1];
+  const packages = (output?.imports ?? [])
+    .filter((entry) => entry.external && entry.kind === 'import-statement' && !entry.path.startsWith('node:'))
+    .map((entry) => entry.path);
+  const files = [
+    ...result.outputFiles.map((file) => ({ path: file.path, contents: file.contents })),
+    { path: `${bundle}.packages.json`, contents: JSON.stringify([...new Set(packages)]) },
+  ];
   fs.mkdirSync(CACHE, { recursive: true });
   // several processes may start at once: each writes its own file, and renaming is atomic
-  // (the map first, so that a bundle found is never without its map)
-  const files = result.outputFiles.sort((a, b) => Number(a.path.endsWith('.mjs')) - Number(b.path.endsWith('.mjs')));
+  // (the bundle last, so that a bundle found is never without its map and package list)
+  files.sort((a, b) => Number(a.path === bundle) - Number(b.path === bundle));
   for (const file of files) {
     const partial = `${file.path}.${process.pid}.partial`;
     fs.writeFileSync(partial, file.contents);
     fs.renameSync(partial, file.path);
   }
   for (const old of fs.readdirSync(CACHE)) {
-    const keep = [bundle, `${bundle}.map`].includes(path.join(CACHE, old));
-    if (/\.mjs(\.map)?$/.test(old) && !keep) fs.rmSync(path.join(CACHE, old), { force: true });
+    const keep = [bundle, `${bundle}.map`, `${bundle}.packages.json`].includes(path.join(CACHE, old));
+    if (/\.mjs(\.map|\.packages\.json)?$/.test(old) && !keep) fs.rmSync(path.join(CACHE, old), { force: true });
   }
+}
+
+/**
+ * Loads the packages the bundle imports, in the bundle's order (which is the order it would
+ * evaluate them in), while source maps are still off: with them on, Node reads and keeps the
+ * source map of every module it loads, and packages such as drizzle-orm and ajv ship maps
+ * with their TypeScript sources inside, about 4 MB of every process for stack frames in
+ * library code. Only the bundle's own map is wanted.
+ */
+async function loadPackages(bundle) {
+  let packages;
+  try {
+    packages = JSON.parse(fs.readFileSync(`${bundle}.packages.json`, 'utf8'));
+  } catch {
+    return;
+  }
+  for (const name of packages) await import(name);
 }
 
 async function loadCli() {
   try {
     const bundle = path.join(CACHE, `cli-${sourcesStamp()}.mjs`);
     if (!fs.existsSync(bundle)) await build(bundle);
+    await loadPackages(bundle);
     // stack traces name the TypeScript files, as they did under tsx
     process.setSourceMapsEnabled(true);
     return await import(pathToFileURL(bundle).href);
