@@ -39,8 +39,18 @@ export interface Versioned<T> {
   value: T;
 }
 
+/** At most this much of the heap for cached business setups (an estimate: UTF-16 JSON length). */
+export const TENANT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
 export class TenantCache {
-  readonly #entries = new LRUCache<string, Versioned<object>>({ max: 10_000 });
+  // bounded by size as well as count: an entry is a whole zone's crew or an industry's catalog,
+  // and a server holding thousands of tenants must stay well inside npm start's heap limit
+  readonly #entries = new LRUCache<string, Versioned<object>>({
+    max: 10_000,
+    maxSize: TENANT_CACHE_MAX_BYTES,
+    // measured once per store, which happens only when a tenant's catalog version moved
+    sizeCalculation: (entry) => Math.max(1, 2 * JSON.stringify(entry.value).length),
+  });
 
   /** What is stored under `key` for the tenant, with the catalog version it was read at. */
   get<T extends object>(tenant: Tenant, key: string): Versioned<T> | undefined {
