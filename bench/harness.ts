@@ -24,6 +24,12 @@ import { createAccount, createApiKey, type DemoSeeder } from '../src/modules/acc
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 export const CLI = fileURLToPath(new URL('../bin/fieldhand.js', import.meta.url));
+/** The node flags `npm start` gives the server (package.json's start script), for every bench server. */
+export const START_FLAGS: string[] = (
+  JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start as string
+)
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
 const CEILING = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
 const STATEMENT_COUNTER = fileURLToPath(new URL('./statement-counter.mjs', import.meta.url));
@@ -160,8 +166,9 @@ export async function startBenchServer(options: { env?: Record<string, string> }
   const databaseUrl = dbUrl.toString();
   const database = await openDatabase({ databaseUrl, poolSize: 10 });
   await migrate(database.sql);
-  // BENCH_NODE_ARGS passes flags to the server's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
-  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  // the server's node runs with `npm start`'s flags, as in production; BENCH_NODE_ARGS adds
+  // more, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+  const nodeArgs = [...START_FLAGS, ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
   const port = await freePort();
   const countPort = await freePort();
   const child = await startProcess(['--import', STATEMENT_COUNTER, ...nodeArgs, CLI, 'serve'], port, {
@@ -357,7 +364,7 @@ export async function startPgBouncer(poolSize = 20): Promise<BenchPgBouncer> {
 /** One more `fieldhand serve` process on `server`'s database, with `env` over the bench's settings. */
 export async function startBenchInstance(server: BenchServer, env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  return startProcess([CLI, 'serve'], port, {
+  return startProcess([...START_FLAGS, CLI, 'serve'], port, {
     PORT: String(port),
     HOST: '127.0.0.1',
     BASE_URL: `http://127.0.0.1:${port}`,

@@ -5,14 +5,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, sql } from '../src/core/db.ts';
-import { CLI, freePort, heading, rssMb, startProcess } from './harness.ts';
+import { CLI, freePort, heading, rssMb, START_FLAGS, startProcess } from './harness.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 async function timedStart(env: Record<string, string>): Promise<{ ms: number; rss: number | undefined }> {
   const port = await freePort();
   const started = performance.now();
-  const server = await startProcess([CLI, 'serve'], port, {
+  const server = await startProcess([...START_FLAGS, CLI, 'serve'], port, {
     PORT: String(port),
     HOST: '127.0.0.1',
     BASE_URL: `http://127.0.0.1:${port}`,
