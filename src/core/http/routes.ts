@@ -33,6 +33,8 @@ export interface RouteSpec<Path extends string, B extends TSchema | undefined, Q
   optionalBody?: true;
   /** The list's query: the route answers a page with `fields` applied (`replyList`). */
   list?: Q;
+  /** A query that is not a list's: passed to the service, whose result is the answer. */
+  query?: Q;
   /** `ok(X)`, `created(X)`, `accepted(X)` or `noContent()`: the status it declares is the one sent. */
   response: Record<number, TSchema>;
   /** The service: the tenant, the path's params in order, then the body or the list's query. */
@@ -56,12 +58,12 @@ export function routesOf(app: FastifyInstance, deps: Deps, tags: string[]) {
   ): void {
     const [method, url] = endpoint.split(' ') as [Method, string];
     const names = [...url.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
-    const { params, body, optionalBody, list, response, run, ...documentation } = spec;
+    const { params, body, optionalBody, list, query, response, run, ...documentation } = spec;
     const schema: FastifySchema & Documentation = {
       ...documentation,
       ...(names.length > 0 ? { params: params ?? IdParams(...names) } : {}),
       ...(body ? { body } : {}),
-      ...(list ? { querystring: list } : {}),
+      ...(list || query ? { querystring: list ?? query } : {}),
       response,
     };
     const declared = optionalBody ? action(scope, tags, schema) : operation(scope, tags, schema);
@@ -72,7 +74,7 @@ export function routesOf(app: FastifyInstance, deps: Deps, tags: string[]) {
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         // the route's schemas have checked the params, body and query
         const values = request.params as Record<string, string>;
-        const input = body ? [request.body] : list ? [request.query] : [];
+        const input = body ? [request.body] : list || query ? [request.query] : [];
         const service = run as (deps: Deps, tenant: Tenant, ...args: unknown[]) => Promise<unknown>;
         const result = service(deps, tenantOf(request), ...names.map((name) => values[name]), ...input);
         if (list)

@@ -24,7 +24,6 @@ export function customerRoutes(
   deps: Deps,
   rules: { hasOpenBookings?: customers.OpenBookingsCheck } = {},
 ) {
-  documentExamples(app, customersExamples);
   app.addSchema(Address);
   resourceRoutes(app, deps, {
     path: '/v1/customers',
@@ -52,6 +51,7 @@ export function customerRoutes(
     },
   });
 
+  documentExamples(app, customersExamples);
   const route = routesOf(app, deps, tags);
   route('POST /v1/customers/:id/deactivate', 'customers:write', {
     operationId: 'deactivateCustomer',
