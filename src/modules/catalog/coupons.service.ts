@@ -37,8 +37,7 @@ export async function listCoupons(deps: Deps, tenant: Tenant, query: CouponListQ
 }
 
 export async function getCoupon(deps: Deps, tenant: Tenant, id: string): Promise<CouponView> {
-  const row = found(await repository.findCoupon(deps.db, tenant, id), 'coupon', id);
-  return couponView(row);
+  return couponView(found(await repository.findCoupon(deps.db, tenant, id), 'coupon', id));
 }
 
 /** The first rule the coupon breaks, as the API's 400 naming the field. */

@@ -52,8 +52,7 @@ export async function listStaff(deps: Deps, tenant: Tenant, query: StaffListQuer
 }
 
 export async function getStaff(deps: Deps, tenant: Tenant, id: string): Promise<StaffView> {
-  const row = found(await repository.findStaff(deps.db, tenant, id), 'staff member', id);
-  return staffView(row);
+  return staffView(found(await repository.findStaff(deps.db, tenant, id), 'staff member', id));
 }
 
 /** The rules the schema cannot say: hours, known industries, live zones of this environment. */

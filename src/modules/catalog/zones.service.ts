@@ -55,8 +55,7 @@ export async function listZones(deps: Deps, tenant: Tenant, query: ZoneListQuery
 }
 
 export async function getZone(deps: Deps, tenant: Tenant, id: string): Promise<ZoneView> {
-  const row = found(await repository.findZone(deps.db, tenant, id), 'zone', id);
-  return zoneView(row);
+  return zoneView(found(await repository.findZone(deps.db, tenant, id), 'zone', id));
 }
 
 /** The rules the schema cannot say: time zone, hours, atMostThreeDecimals, ZIPs, industries, name. */

@@ -126,6 +126,5 @@ export async function listEvents(deps: Deps, tenant: Tenant, query: EventListQue
 
 /** One event of the retention window; 404 for an older, missing or foreign one. */
 export async function getEvent(deps: Deps, tenant: Tenant, id: string): Promise<EventView> {
-  const row = found(await repository.findEvent(deps.db, tenant, id, keptSince(deps)), 'event', id);
-  return eventView(row);
+  return eventView(found(await repository.findEvent(deps.db, tenant, id, keptSince(deps)), 'event', id));
 }

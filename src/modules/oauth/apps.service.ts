@@ -180,8 +180,7 @@ export async function createOAuthApp(deps: Deps, tenant: Tenant, input: NewOAuth
 }
 
 export async function getOAuthApp(deps: Deps, tenant: Tenant, clientId: string) {
-  const row = found(await apps.findApp(deps.db, tenant, clientId), 'OAuth app', clientId, 'client_id');
-  return appView(row);
+  return appView(found(await apps.findApp(deps.db, tenant, clientId), 'OAuth app', clientId, 'client_id'));
 }
 
 export async function listOAuthApps(deps: Deps, tenant: Tenant) {
