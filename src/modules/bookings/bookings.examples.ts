@@ -83,17 +83,13 @@ export const bookingsExamples: Examples = {
     },
   },
   requests: {
+    // the request that made the booking above
     createBooking: {
-      customer_id: 'cust_wdIjnYijZHbVL3I28McnPkDB',
-      industry: 'residential-cleaning',
-      configuration: {
-        bedrooms: 2,
-        bathrooms: 1,
-        frequency: 'one-time',
-      },
-      scheduled_at: '2026-12-02T13:00:00.000Z',
-      address_id: 'addr_yqwt6lPdwgTWERqz5mqQxLWN',
-      notes: 'Two cats; please keep the bedroom doors closed.',
+      customer_id: booking.customer.id,
+      ...booking.service,
+      scheduled_at: booking.scheduled_at,
+      address_id: booking.address.id,
+      notes: booking.notes,
     },
     updateBooking: {
       notes: 'Two cats; the spare key is under the mat.',
