@@ -5,11 +5,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount, type TestAccount } from './helpers/app.ts';
 import { addCard } from './helpers/billing.ts';
 import { customerWithAddress, mondayInNewYork, sofaPickup } from './helpers/bookings.ts';
-import { csrfFrom, formClient, signedInClient } from './helpers/forms.ts';
+import { csrfFrom, ESCAPED, formClient, HOSTILE, signedInClient } from './helpers/forms.ts';
 
 const BOOKINGS = '/dashboard/bookings';
-const HOSTILE = '<img src=x onerror=alert(1)>';
-const ESCAPED = '&lt;img src=x onerror=alert(1)&gt;';
 const scene = mondayInNewYork();
 const { clock } = scene;
 let other: TestAccount;

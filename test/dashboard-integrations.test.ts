@@ -7,15 +7,13 @@ import { query, sql } from '../src/core/db.ts';
 import { createWebhook } from '../src/modules/webhooks/index.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
 import { newCustomer, newInvoice } from './helpers/billing.ts';
-import { csrfFrom, csrfOf, formClient, signedInClient } from './helpers/forms.ts';
+import { csrfFrom, csrfOf, ESCAPED, expectEscaped, formClient, HOSTILE, signedInClient } from './helpers/forms.ts';
 import { bearerGet, exchangeCode, issueCode, postForm, refresh, registerApp } from './helpers/oauth.ts';
 import { type Receiver, startReceiver } from './helpers/webhooks.ts';
 
 const APPS = '/dashboard/settings/integrations/oauth-apps';
 const HOOKS = '/dashboard/settings/integrations/webhooks';
 const CONNECTED = '/dashboard/settings/integrations/connected-apps';
-const HOSTILE = '<img src=x onerror=alert(1)>';
-const ESCAPED = '&lt;img src=x onerror=alert(1)&gt;';
 // 1×1 PNG
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -258,11 +256,7 @@ describe('OAuth Apps pages', () => {
   it('escapes app names and descriptions', async () => {
     const browser = await signedIn(acct);
     const app = await registerApp(t, acct, { name: HOSTILE, description: HOSTILE });
-    for (const path of [APPS, `${APPS}/${app.clientId}`]) {
-      const page = await browser.get(path);
-      expect(page.text).not.toContain(HOSTILE);
-      expect(page.text).toContain(ESCAPED);
-    }
+    await expectEscaped(browser, [APPS, `${APPS}/${app.clientId}`]);
   });
 });
 
@@ -439,11 +433,7 @@ describe('Webhooks pages', () => {
     expect((await browser.post(`${HOOKS}/${mine.id}/delete`, {})).status).toBe(403);
     expect((await browser.post(`${HOOKS}/${mine.id}/test`, { _csrf: 'forged' })).status).toBe(403);
     expect((await acct.api.get(`/v1/webhooks/${mine.id}`)).status).toBe(200);
-    for (const path of [HOOKS, `${HOOKS}/${mine.id}`]) {
-      const page = await browser.get(path);
-      expect(page.text).not.toContain(HOSTILE);
-      expect(page.text).toContain(ESCAPED);
-    }
+    await expectEscaped(browser, [HOOKS, `${HOOKS}/${mine.id}`]);
   });
 });
 

@@ -78,6 +78,15 @@ export function notFound(kind: string, id: string, param?: string): AppError {
   return new AppError('resource_not_found', `No such ${kind}: '${id}'`, { param });
 }
 
+/**
+ * `row` when there is one, else the 404 for the `kind` with that id: a service's find-or-404. Rows
+ * only (`T extends object`): a `false` from an update that matched nothing is not "missing" here.
+ */
+export function found<T extends object>(row: T | null | undefined, kind: string, id: string, param?: string): T {
+  if (row === null || row === undefined) throw notFound(kind, id, param);
+  return row;
+}
+
 /** 503 with Retry-After: the database is unreachable, or the server is shutting down, for a moment. */
 export function serviceUnavailable(
   message = 'The service is temporarily unavailable; retry the request in a moment.',

@@ -1,4 +1,5 @@
 // A tiny browser stand-in for page tests: keeps cookies, submits forms, reads CSRF tokens.
+import { expect } from 'vitest';
 
 export interface PageResponse {
   status: number;
@@ -105,4 +106,17 @@ export function errorNextTo(page: string, name: string): string | undefined {
   return new RegExp(
     `<span class="field-error" id="${name.replace(/\./g, '\\.')}-error" role="alert">([^<]*)</span>`,
   ).exec(page)?.[1];
+}
+
+/** Markup a user could type into a name or description, and how a page must show it. */
+export const HOSTILE = '<img src=x onerror=alert(1)>';
+export const ESCAPED = '&lt;img src=x onerror=alert(1)&gt;';
+
+/** Each page at `paths` shows HOSTILE escaped, never as markup. */
+export async function expectEscaped(browser: FormClient, paths: string[]): Promise<void> {
+  for (const path of paths) {
+    const page = await browser.get(path);
+    expect(page.text).not.toContain(HOSTILE);
+    expect(page.text).toContain(ESCAPED);
+  }
 }

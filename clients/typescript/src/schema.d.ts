@@ -1662,11 +1662,11 @@ export interface components {
          *         "saturday": null,
          *         "sunday": null
          *       },
+         *       "price_adjustment_percent": 5,
+         *       "tax_rate": 8.875,
          *       "slot_interval_minutes": 60,
          *       "travel_buffer_minutes": 0,
          *       "lead_time_minutes": 0,
-         *       "price_adjustment_percent": 5,
-         *       "tax_rate": 8.875,
          *       "is_active": true,
          *       "created_at": "2026-11-24T06:11:24.525Z",
          *       "updated_at": "2026-11-24T06:11:24.525Z"
@@ -1738,11 +1738,11 @@ export interface components {
          *       "name": "Dana Whitfield",
          *       "email": "dana@example.com",
          *       "phone": "+17185550111",
-         *       "zones": [
-         *         "zone_zXaCVgmPdKovTEaXJe7MHVrB"
-         *       ],
          *       "industries": [
          *         "residential-cleaning"
+         *       ],
+         *       "zones": [
+         *         "zone_zXaCVgmPdKovTEaXJe7MHVrB"
          *       ],
          *       "hours": {
          *         "monday": {
@@ -11782,11 +11782,11 @@ export interface operations {
                      *             "saturday": null,
                      *             "sunday": null
                      *           },
+                     *           "price_adjustment_percent": 5,
+                     *           "tax_rate": 8.875,
                      *           "slot_interval_minutes": 60,
                      *           "travel_buffer_minutes": 0,
                      *           "lead_time_minutes": 0,
-                     *           "price_adjustment_percent": 5,
-                     *           "tax_rate": 8.875,
                      *           "is_active": true,
                      *           "created_at": "2026-11-24T06:11:24.525Z",
                      *           "updated_at": "2026-11-24T06:11:24.525Z"
@@ -12138,11 +12138,11 @@ export interface operations {
                      *         "saturday": null,
                      *         "sunday": null
                      *       },
+                     *       "price_adjustment_percent": 5,
+                     *       "tax_rate": 8.875,
                      *       "slot_interval_minutes": 60,
                      *       "travel_buffer_minutes": 0,
                      *       "lead_time_minutes": 0,
-                     *       "price_adjustment_percent": 5,
-                     *       "tax_rate": 8.875,
                      *       "is_active": true,
                      *       "created_at": "2026-11-24T06:11:24.525Z",
                      *       "updated_at": "2026-11-24T06:11:24.525Z"
@@ -12504,11 +12504,11 @@ export interface operations {
                      *         "saturday": null,
                      *         "sunday": null
                      *       },
+                     *       "price_adjustment_percent": 5,
+                     *       "tax_rate": 8.875,
                      *       "slot_interval_minutes": 60,
                      *       "travel_buffer_minutes": 0,
                      *       "lead_time_minutes": 0,
-                     *       "price_adjustment_percent": 5,
-                     *       "tax_rate": 8.875,
                      *       "is_active": true,
                      *       "created_at": "2026-11-24T06:11:24.525Z",
                      *       "updated_at": "2026-11-24T06:11:24.525Z"
@@ -13031,11 +13031,11 @@ export interface operations {
                      *         "saturday": null,
                      *         "sunday": null
                      *       },
+                     *       "price_adjustment_percent": 5,
+                     *       "tax_rate": 8.875,
                      *       "slot_interval_minutes": 60,
                      *       "travel_buffer_minutes": 0,
                      *       "lead_time_minutes": 0,
-                     *       "price_adjustment_percent": 5,
-                     *       "tax_rate": 8.875,
                      *       "is_active": true,
                      *       "created_at": "2026-11-24T06:11:24.525Z",
                      *       "updated_at": "2026-11-24T06:11:24.525Z"
@@ -13350,11 +13350,11 @@ export interface operations {
                      *           "name": "Dana Whitfield",
                      *           "email": "dana@example.com",
                      *           "phone": "+17185550111",
-                     *           "zones": [
-                     *             "zone_zXaCVgmPdKovTEaXJe7MHVrB"
-                     *           ],
                      *           "industries": [
                      *             "residential-cleaning"
+                     *           ],
+                     *           "zones": [
+                     *             "zone_zXaCVgmPdKovTEaXJe7MHVrB"
                      *           ],
                      *           "hours": {
                      *             "monday": {
@@ -13683,11 +13683,11 @@ export interface operations {
                      *       "name": "Dana Whitfield",
                      *       "email": "dana@example.com",
                      *       "phone": "+17185550111",
-                     *       "zones": [
-                     *         "zone_zXaCVgmPdKovTEaXJe7MHVrB"
-                     *       ],
                      *       "industries": [
                      *         "residential-cleaning"
+                     *       ],
+                     *       "zones": [
+                     *         "zone_zXaCVgmPdKovTEaXJe7MHVrB"
                      *       ],
                      *       "hours": {
                      *         "monday": {
@@ -14040,11 +14040,11 @@ export interface operations {
                      *       "name": "Dana Whitfield",
                      *       "email": "dana@example.com",
                      *       "phone": "+17185550111",
-                     *       "zones": [
-                     *         "zone_zXaCVgmPdKovTEaXJe7MHVrB"
-                     *       ],
                      *       "industries": [
                      *         "residential-cleaning"
+                     *       ],
+                     *       "zones": [
+                     *         "zone_zXaCVgmPdKovTEaXJe7MHVrB"
                      *       ],
                      *       "hours": {
                      *         "monday": {
@@ -14551,11 +14551,11 @@ export interface operations {
                      *       "name": "Dana Whitfield",
                      *       "email": "dana@example.com",
                      *       "phone": "+17185550111",
-                     *       "zones": [
-                     *         "zone_zXaCVgmPdKovTEaXJe7MHVrB"
-                     *       ],
                      *       "industries": [
                      *         "residential-cleaning"
+                     *       ],
+                     *       "zones": [
+                     *         "zone_zXaCVgmPdKovTEaXJe7MHVrB"
                      *       ],
                      *       "hours": {
                      *         "monday": {

@@ -1,6 +1,6 @@
 import { constraintViolated, isoTimestamp } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
-import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { AppError, found, invalidParameter } from '../../core/errors.ts';
 import { newId, randomBase62 } from '../../core/ids.ts';
 import { ENVIRONMENTS, type Tenant } from '../../core/tenant.ts';
 import * as repository from './accounts.repository.ts';
@@ -111,8 +111,12 @@ export async function resetPassword(
   input: { email: string; password?: string },
   endSessions: (deps: Deps, userId: string) => Promise<void>,
 ): Promise<{ user_id: string; email: string; password: string }> {
-  const user = await repository.findUserByEmail(deps.db, input.email.trim());
-  if (!user) throw notFound('user', input.email.trim(), 'email');
+  const user = found(
+    await repository.findUserByEmail(deps.db, input.email.trim()),
+    'user',
+    input.email.trim(),
+    'email',
+  );
   const password = input.password ?? randomBase62(16);
   if (password.length < 8) throw invalidParameter('password', 'The password must be at least 8 characters.');
   const passwordHash = await hashPassword(password);

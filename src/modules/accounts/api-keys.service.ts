@@ -2,7 +2,7 @@
 // key is 190 random bits, so a fast hash is enough), revocable, with last use recorded.
 import { isoTimestamp } from '../../core/db.ts';
 import type { Deps } from '../../core/deps.ts';
-import { notFound } from '../../core/errors.ts';
+import { found, notFound } from '../../core/errors.ts';
 import { type CredentialResolver, invalidCredentials } from '../../core/http/auth.ts';
 import { hashSecret, newId, randomBase62 } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
@@ -44,8 +44,7 @@ export async function listApiKeys(deps: Deps, tenant: Tenant): Promise<ApiKeyVie
 }
 
 export async function revokeApiKey(deps: Deps, tenant: Tenant, keyId: string) {
-  const row = await repository.revokeApiKey(deps.db, tenant, keyId, deps.clock.now());
-  if (!row) throw notFound('API key', keyId, 'id');
+  const row = found(await repository.revokeApiKey(deps.db, tenant, keyId, deps.clock.now()), 'API key', keyId, 'id');
   // refused by this process from the next request; other instances within CREDENTIAL_TTL_MS
   deps.credentials.forgetAll();
   return { id: row.id, revoked: true as const };
@@ -53,8 +52,7 @@ export async function revokeApiKey(deps: Deps, tenant: Tenant, keyId: string) {
 
 /** The operator's `api-keys revoke --id`: any account's key, by id alone. */
 export async function revokeApiKeyById(deps: Deps, keyId: string) {
-  const row = await repository.revokeApiKeyById(deps.db, keyId, deps.clock.now());
-  if (!row) throw notFound('API key', keyId, 'id');
+  const row = found(await repository.revokeApiKeyById(deps.db, keyId, deps.clock.now()), 'API key', keyId, 'id');
   deps.credentials.forgetAll();
   return { id: row.id, revoked: true as const };
 }

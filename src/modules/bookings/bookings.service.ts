@@ -1,7 +1,7 @@
 import { periodEnd, periodStart } from '../../core/dates.ts';
 import { isoTimestamp, isRetryableConflict } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
-import { AppError, notFound } from '../../core/errors.ts';
+import { AppError, found } from '../../core/errors.ts';
 import { apiShape } from '../../core/http/api-shape.ts';
 import { newId } from '../../core/ids.ts';
 import { mergeMetadata, metadataFilter, metadataView } from '../../core/metadata.ts';
@@ -63,9 +63,7 @@ export function bookingView(row: repository.BookingRow): BookingView {
 }
 
 export async function requireBooking(deps: Deps, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}) {
-  const row = await repository.findBooking(deps.db, tenant, id, options);
-  if (!row) throw notFound('booking', id);
-  return row;
+  return found(await repository.findBooking(deps.db, tenant, id, options), 'booking', id);
 }
 
 /**
@@ -78,8 +76,7 @@ export async function loadBookingDetail(
   id: string,
   options: { created?: boolean } = {},
 ): Promise<BookingDetailView> {
-  const row = await repository.findBookingDetail(deps.db, tenant, id);
-  if (!row) throw notFound('booking', id);
+  const row = found(await repository.findBookingDetail(deps.db, tenant, id), 'booking', id);
   return bookingDetailView(row, options.created ? [] : await bookingInvoices(deps, tenant, id));
 }
 

@@ -2,6 +2,95 @@
 // to a demo account, so each is what a client will see; a test validates them against their schemas.
 import type { Examples } from '../../core/http/openapi.ts';
 
+// A category of the demo's residential cleaning, as the industry's product list shows it.
+const homeCleaning = {
+  id: 'pcat_Lvc8rCGNuxgmvztGJJqUxDVA',
+  name: 'Home cleaning',
+  slug: 'home-cleaning',
+  products: [
+    {
+      id: 'prod_gaLgVqwdR7bLFVreklpCzxqq',
+      name: 'Home visit',
+      base_price: 6000,
+      description: 'Kitchen, living areas, dusting and floors.',
+      in_catalog: true,
+      minutes: 30,
+    },
+    {
+      id: 'prod_67EdD5r196fcneJTGPuwH9Qi',
+      name: 'Bedroom',
+      base_price: 2000,
+      description: 'Per bedroom: dusting, beds made, floors.',
+      in_catalog: true,
+      minutes: 30,
+    },
+  ],
+};
+
+// The zone and the crew member the create requests below make: their answers are these plus
+// the id and what the server fills in.
+const newZone = {
+  name: 'Brooklyn',
+  timezone: 'America/New_York',
+  zips: ['11201', '11215'],
+  industries: ['residential-cleaning'],
+  hours: {
+    monday: {
+      open: '08:00',
+      close: '18:00',
+    },
+    tuesday: {
+      open: '08:00',
+      close: '18:00',
+    },
+    wednesday: {
+      open: '08:00',
+      close: '18:00',
+    },
+    thursday: {
+      open: '08:00',
+      close: '18:00',
+    },
+    friday: {
+      open: '08:00',
+      close: '16:00',
+    },
+    saturday: null,
+    sunday: null,
+  },
+  price_adjustment_percent: 5,
+  tax_rate: 8.875,
+};
+
+const newStaffMember = {
+  name: 'Dana Whitfield',
+  email: 'dana@example.com',
+  phone: '+17185550111',
+  industries: ['residential-cleaning'],
+  zones: ['zone_zXaCVgmPdKovTEaXJe7MHVrB'],
+  hours: {
+    monday: {
+      open: '08:00',
+      close: '16:00',
+    },
+    tuesday: {
+      open: '08:00',
+      close: '16:00',
+    },
+    wednesday: null,
+    thursday: {
+      open: '08:00',
+      close: '16:00',
+    },
+    friday: {
+      open: '08:00',
+      close: '16:00',
+    },
+    saturday: null,
+    sunday: null,
+  },
+};
+
 export const catalogExamples: Examples = {
   schemas: {
     Industry: {
@@ -21,29 +110,7 @@ export const catalogExamples: Examples = {
       in_catalog: true,
       minutes: 10,
     },
-    ProductCategory: {
-      id: 'pcat_Lvc8rCGNuxgmvztGJJqUxDVA',
-      name: 'Home cleaning',
-      slug: 'home-cleaning',
-      products: [
-        {
-          id: 'prod_gaLgVqwdR7bLFVreklpCzxqq',
-          name: 'Home visit',
-          base_price: 6000,
-          description: 'Kitchen, living areas, dusting and floors.',
-          in_catalog: true,
-          minutes: 30,
-        },
-        {
-          id: 'prod_67EdD5r196fcneJTGPuwH9Qi',
-          name: 'Bedroom',
-          base_price: 2000,
-          description: 'Per bedroom: dusting, beds made, floors.',
-          in_catalog: true,
-          minutes: 30,
-        },
-      ],
-    },
+    ProductCategory: homeCleaning,
     Extra: {
       id: 'extra_9CziXG5eM7uo0LjjAdPWIzSs',
       name: 'Screens',
@@ -164,39 +231,10 @@ export const catalogExamples: Examples = {
     Zone: {
       id: 'zone_zXaCVgmPdKovTEaXJe7MHVrB',
       object: 'zone',
-      name: 'Brooklyn',
-      timezone: 'America/New_York',
-      zips: ['11201', '11215'],
-      industries: ['residential-cleaning'],
-      hours: {
-        monday: {
-          open: '08:00',
-          close: '18:00',
-        },
-        tuesday: {
-          open: '08:00',
-          close: '18:00',
-        },
-        wednesday: {
-          open: '08:00',
-          close: '18:00',
-        },
-        thursday: {
-          open: '08:00',
-          close: '18:00',
-        },
-        friday: {
-          open: '08:00',
-          close: '16:00',
-        },
-        saturday: null,
-        sunday: null,
-      },
+      ...newZone,
       slot_interval_minutes: 60,
       travel_buffer_minutes: 0,
       lead_time_minutes: 0,
-      price_adjustment_percent: 5,
-      tax_rate: 8.875,
       is_active: true,
       created_at: '2026-11-24T06:11:24.525Z',
       updated_at: '2026-11-24T06:11:24.525Z',
@@ -204,32 +242,7 @@ export const catalogExamples: Examples = {
     Staff: {
       id: 'staff_H9D2SeNkZvWWRCIpOxjbLCB5',
       object: 'staff',
-      name: 'Dana Whitfield',
-      email: 'dana@example.com',
-      phone: '+17185550111',
-      zones: ['zone_zXaCVgmPdKovTEaXJe7MHVrB'],
-      industries: ['residential-cleaning'],
-      hours: {
-        monday: {
-          open: '08:00',
-          close: '16:00',
-        },
-        tuesday: {
-          open: '08:00',
-          close: '16:00',
-        },
-        wednesday: null,
-        thursday: {
-          open: '08:00',
-          close: '16:00',
-        },
-        friday: {
-          open: '08:00',
-          close: '16:00',
-        },
-        saturday: null,
-        sunday: null,
-      },
+      ...newStaffMember,
       status: 'active',
       created_at: '2026-11-24T06:11:24.727Z',
       updated_at: '2026-11-24T06:11:24.727Z',
@@ -254,69 +267,11 @@ export const catalogExamples: Examples = {
         frequency: 'one-time',
       },
     },
-    createZone: {
-      name: 'Brooklyn',
-      timezone: 'America/New_York',
-      zips: ['11201', '11215'],
-      industries: ['residential-cleaning'],
-      hours: {
-        monday: {
-          open: '08:00',
-          close: '18:00',
-        },
-        tuesday: {
-          open: '08:00',
-          close: '18:00',
-        },
-        wednesday: {
-          open: '08:00',
-          close: '18:00',
-        },
-        thursday: {
-          open: '08:00',
-          close: '18:00',
-        },
-        friday: {
-          open: '08:00',
-          close: '16:00',
-        },
-        saturday: null,
-        sunday: null,
-      },
-      price_adjustment_percent: 5,
-      tax_rate: 8.875,
-    },
+    createZone: newZone,
     updateZone: {
       zips: ['11201', '11215', '11217'],
     },
-    createStaffMember: {
-      name: 'Dana Whitfield',
-      email: 'dana@example.com',
-      phone: '+17185550111',
-      industries: ['residential-cleaning'],
-      zones: ['zone_zXaCVgmPdKovTEaXJe7MHVrB'],
-      hours: {
-        monday: {
-          open: '08:00',
-          close: '16:00',
-        },
-        tuesday: {
-          open: '08:00',
-          close: '16:00',
-        },
-        wednesday: null,
-        thursday: {
-          open: '08:00',
-          close: '16:00',
-        },
-        friday: {
-          open: '08:00',
-          close: '16:00',
-        },
-        saturday: null,
-        sunday: null,
-      },
-    },
+    createStaffMember: newStaffMember,
     updateStaffMember: {
       phone: '+17185550122',
     },
@@ -400,31 +355,7 @@ export const catalogExamples: Examples = {
     },
     listIndustryProducts: {
       industry: 'residential-cleaning',
-      categories: [
-        {
-          id: 'pcat_Lvc8rCGNuxgmvztGJJqUxDVA',
-          name: 'Home cleaning',
-          slug: 'home-cleaning',
-          products: [
-            {
-              id: 'prod_gaLgVqwdR7bLFVreklpCzxqq',
-              name: 'Home visit',
-              base_price: 6000,
-              description: 'Kitchen, living areas, dusting and floors.',
-              in_catalog: true,
-              minutes: 30,
-            },
-            {
-              id: 'prod_67EdD5r196fcneJTGPuwH9Qi',
-              name: 'Bedroom',
-              base_price: 2000,
-              description: 'Per bedroom: dusting, beds made, floors.',
-              in_catalog: true,
-              minutes: 30,
-            },
-          ],
-        },
-      ],
+      categories: [homeCleaning],
     },
     listIndustryExtras: {
       data: [

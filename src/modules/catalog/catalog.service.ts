@@ -2,7 +2,7 @@
 // pricing rules inside their own transaction; and what other modules do with the catalog's
 // tables (coupon redemptions, crew time, zone ZIPs, staff names), given tx-bound deps.
 import type { Deps } from '../../core/deps.ts';
-import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { AppError, found, invalidParameter } from '../../core/errors.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { type Availability, availableSlots, type SchedulingInput, type ZoneSchedule } from '../availability/index.ts';
 import {
@@ -19,9 +19,7 @@ import { pricingRows, schedulingRows } from './catalog-cache.ts';
 import { type CatalogSettings, settingsFrom } from './settings.ts';
 
 async function industryBySlug(deps: Deps, tenant: Tenant, slug: string) {
-  const industry = await repository.findActiveIndustry(deps.db, tenant, slug);
-  if (!industry) throw notFound('industry', slug);
-  return industry;
+  return found(await repository.findActiveIndustry(deps.db, tenant, slug), 'industry', slug);
 }
 
 export async function listProducts(deps: Deps, tenant: Tenant, slug: string) {

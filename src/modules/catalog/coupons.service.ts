@@ -3,7 +3,7 @@
 // coupon terms it was priced with, so nothing here changes what was already booked.
 import { constraintViolated, isoTimestamp } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
-import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { AppError, found, invalidParameter, notFound } from '../../core/errors.ts';
 import { checkInput } from '../../core/http/validation.ts';
 import { newId } from '../../core/ids.ts';
 import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
@@ -37,9 +37,7 @@ export async function listCoupons(deps: Deps, tenant: Tenant, query: CouponListQ
 }
 
 export async function getCoupon(deps: Deps, tenant: Tenant, id: string): Promise<CouponView> {
-  const row = await repository.findCoupon(deps.db, tenant, id);
-  if (!row) throw notFound('coupon', id);
-  return couponView(row);
+  return couponView(found(await repository.findCoupon(deps.db, tenant, id), 'coupon', id));
 }
 
 /** The first rule the coupon breaks, as the API's 400 naming the field. */
@@ -105,8 +103,7 @@ export async function updateCoupon(
   try {
     return await inTransaction(deps, async (deps) => {
       // locked, so a booking redeeming it now waits, and the redemption count below is final
-      const row = await repository.findCoupon(deps.db, tenant, id, { lock: true });
-      if (!row) throw notFound('coupon', id);
+      const row = found(await repository.findCoupon(deps.db, tenant, id, { lock: true }), 'coupon', id);
       const current = couponView(row);
       const merged = { ...current, ...definedOf(body) };
       const discountChanges = merged.percent_off !== current.percent_off || merged.amount_off !== current.amount_off;

@@ -2,7 +2,7 @@
 // what belongs to one (categories, products, extras). Field rules are the catalog file's own
 // (catalog-file.ts), so a value the file accepts the API accepts, and the other way round.
 import { type Static, type TOptional, type TProperties, Type } from 'typebox';
-import { IdParams, Nullable, Strict } from '../../core/http/schemas.ts';
+import { Nullable, Strict } from '../../core/http/schemas.ts';
 import { Extra } from './catalog.schemas.ts';
 import { ConfigurationType, Icon, Minutes, Money, Name, PriceType, Slug, Text, UnitLabel } from './catalog-file.ts';
 
@@ -155,5 +155,3 @@ export const NewExtraBody = Strict({ ...optional(extraFields), name: Name, price
 export type NewExtraBody = Static<typeof NewExtraBody>;
 export const ExtraChangesBody = Strict({ ...optional(extraFields), slug: Type.Optional(Slug) });
 export type ExtraChangesBody = Static<typeof ExtraChangesBody>;
-
-export const ItemParams = IdParams('id');

@@ -4,7 +4,7 @@
 // DELETE archives, so that bookings and invoices naming an item still find it.
 import { constraintViolated } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
-import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { AppError, found, invalidParameter, notFound } from '../../core/errors.ts';
 import { checkInput } from '../../core/http/validation.ts';
 import { newId } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
@@ -55,9 +55,7 @@ export function listIndustries(deps: Deps, tenant: Tenant, query: { include_inac
 }
 
 export async function industryBySlug(deps: Deps, tenant: Tenant, slug: string, lock = false) {
-  const industry = await repository.findIndustry(deps.db, tenant, slug, lock);
-  if (!industry) throw notFound('industry', slug);
-  return industry;
+  return found(await repository.findIndustry(deps.db, tenant, slug, lock), 'industry', slug);
 }
 
 export async function getIndustry(deps: Deps, tenant: Tenant, slug: string): Promise<IndustryView> {
@@ -212,9 +210,7 @@ export async function chosenSlug(
 
 /** An item, not archived, by id (404 otherwise). */
 export async function itemOr404<T extends repository.ItemTable>(deps: Deps, tenant: Tenant, table: T, id: string) {
-  const row = await repository.findItem(deps.db, tenant, table, id);
-  if (!row) throw notFound(ITEM_KINDS[table], id);
-  return row;
+  return found(await repository.findItem(deps.db, tenant, table, id), ITEM_KINDS[table], id);
 }
 
 const ITEM_ID_KINDS = { product_categories: 'productCategory', products: 'product', extras: 'extra' } as const;

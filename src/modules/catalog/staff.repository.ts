@@ -3,6 +3,7 @@
 // the exclusion constraint staff_time_blocks_no_overlap keeps bookings and time off apart.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
 import { type PageRequest, pageOfTable } from '../../core/paging.ts';
+import { updateColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
 import type { WeeklyHours } from '../availability/index.ts';
 
@@ -81,10 +82,7 @@ export async function updateStaff(tx: Sql, tenant: Tenant, id: string, member: S
 }
 
 export async function archiveStaff(tx: Sql, tenant: Tenant, id: string, now: Date) {
-  await query(
-    tx,
-    sql`update staff set archived_at = ${now}, updated_at = ${now} where ${tenantIs(tenant)} and id = ${id}`,
-  );
+  await updateColumns(tx, 'staff', { tenant, id }, { archived_at: now }, now);
 }
 
 export async function replaceStaffZones(tx: Sql, tenant: Tenant, staffId: string, zoneIds: string[]) {

@@ -1,12 +1,9 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
-import { tenantOf } from '../../core/http/auth.ts';
-import { created, noContent, ok, operation } from '../../core/http/operation.ts';
-import { replyList, replyNoContent, replyWith } from '../../core/http/replies.ts';
+import { created, noContent, ok } from '../../core/http/operation.ts';
 import { resourceRoutes } from '../../core/http/resource-routes.ts';
-import { IdParams } from '../../core/http/schemas.ts';
+import { routesOf } from '../../core/http/routes.ts';
 import type { HeldBookings } from './held-bookings.ts';
 import {
   NewStaffBody,
@@ -25,7 +22,7 @@ import * as timeOff from './time-off.service.ts';
 const tags = ['Staff'];
 
 export function staffRoutes(app: FastifyInstance, deps: Deps, rules: { heldBookings: HeldBookings }) {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const route = routesOf(app, deps, tags);
   resourceRoutes(app, deps, {
     path: '/v1/staff',
     tags,
@@ -65,49 +62,32 @@ export function staffRoutes(app: FastifyInstance, deps: Deps, rules: { heldBooki
   });
   app.addSchema(TimeOff);
 
-  api.get(
-    '/v1/staff/:id/time_off',
-    operation('staff:read', tags, {
-      operationId: 'listTimeOff',
-      summary: "List a staff member's time off",
-      description: 'Newest first.',
-      params: IdParams('id'),
-      querystring: TimeOffListQuery,
-      response: ok(TimeOffList),
-    }),
-    async (request, reply) =>
-      replyList(reply, request.query, timeOff.listTimeOff(deps, tenantOf(request), request.params.id, request.query)),
-  );
+  route('GET /v1/staff/:id/time_off', 'staff:read', {
+    operationId: 'listTimeOff',
+    summary: "List a staff member's time off",
+    description: 'Newest first.',
+    list: TimeOffListQuery,
+    response: ok(TimeOffList),
+    run: timeOff.listTimeOff,
+  });
 
-  api.post(
-    '/v1/staff/:id/time_off',
-    operation('staff:write', tags, {
-      operationId: 'createTimeOff',
-      summary: 'Add time off',
-      'x-error-codes': ['resource_in_use'],
-      description:
-        'No slot is offered inside time off from the next request on. Time off over confirmed or in-progress ' +
-        'bookings is 409 resource_in_use naming them; over other time off, 409 resource_already_exists.',
-      params: IdParams('id'),
-      body: NewTimeOffBody,
-      response: created(Type.Ref('TimeOff'), 409),
-    }),
-    async (request, reply) =>
-      replyWith(reply, 201, timeOff.createTimeOff(deps, tenantOf(request), request.params.id, request.body)),
-  );
+  route('POST /v1/staff/:id/time_off', 'staff:write', {
+    operationId: 'createTimeOff',
+    summary: 'Add time off',
+    'x-error-codes': ['resource_in_use'],
+    description:
+      'No slot is offered inside time off from the next request on. Time off over confirmed or in-progress ' +
+      'bookings is 409 resource_in_use naming them; over other time off, 409 resource_already_exists.',
+    body: NewTimeOffBody,
+    response: created(Type.Ref('TimeOff'), 409),
+    run: timeOff.createTimeOff,
+  });
 
-  api.delete(
-    '/v1/staff/:id/time_off/:time_off_id',
-    operation('staff:write', tags, {
-      operationId: 'deleteTimeOff',
-      summary: 'Remove time off',
-      description: 'Removes a period of time off; the staff member can be booked in it again.',
-      params: IdParams('id', 'time_off_id'),
-      response: noContent(),
-    }),
-    async (request, reply) => {
-      const { id, time_off_id } = request.params;
-      return replyNoContent(reply, timeOff.deleteTimeOff(deps, tenantOf(request), id, time_off_id));
-    },
-  );
+  route('DELETE /v1/staff/:id/time_off/:time_off_id', 'staff:write', {
+    operationId: 'deleteTimeOff',
+    summary: 'Remove time off',
+    description: 'Removes a period of time off; the staff member can be booked in it again.',
+    response: noContent(),
+    run: timeOff.deleteTimeOff,
+  });
 }

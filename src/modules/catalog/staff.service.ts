@@ -3,7 +3,7 @@
 // (409 resource_in_use), since bookings never move on their own.
 import { isoTimestamp } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
-import { invalidParameter, notFound } from '../../core/errors.ts';
+import { found, invalidParameter, notFound } from '../../core/errors.ts';
 import { checkInput } from '../../core/http/validation.ts';
 import { newId } from '../../core/ids.ts';
 import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
@@ -52,9 +52,7 @@ export async function listStaff(deps: Deps, tenant: Tenant, query: StaffListQuer
 }
 
 export async function getStaff(deps: Deps, tenant: Tenant, id: string): Promise<StaffView> {
-  const row = await repository.findStaff(deps.db, tenant, id);
-  if (!row) throw notFound('staff member', id);
-  return staffView(row);
+  return staffView(found(await repository.findStaff(deps.db, tenant, id), 'staff member', id));
 }
 
 /** The rules the schema cannot say: hours, known industries, live zones of this environment. */
@@ -147,8 +145,7 @@ export async function updateStaff(
 ): Promise<StaffView> {
   const body = checkInput(UpdateStaffBody, input);
   return inTransaction(deps, async (deps) => {
-    const row = await repository.findStaff(deps.db, tenant, id, { forUpdate: true });
-    if (!row) throw notFound('staff member', id);
+    const row = found(await repository.findStaff(deps.db, tenant, id, { forUpdate: true }), 'staff member', id);
     const member = {
       ...valuesOf({
         name: body.name ?? row.name,
@@ -186,8 +183,7 @@ export async function updateStaff(
 export async function deleteStaff(deps: Deps, tenant: Tenant, id: string, heldBookings: HeldBookings) {
   await inTransaction(deps, async (deps) => {
     // the row lock makes a booking racing this one wait, then find the member gone (holdCrewTime)
-    const row = await repository.findStaff(deps.db, tenant, id, { forUpdate: true });
-    if (!row) throw notFound('staff member', id);
+    const row = found(await repository.findStaff(deps.db, tenant, id, { forUpdate: true }), 'staff member', id);
     const held = await heldBookings(deps, tenant, { staffId: id }, deps.clock.now());
     if (held.length > 0) throw heldBy(`${row.name} holds`, held);
     await repository.archiveStaff(deps.db, tenant, id, deps.clock.now());

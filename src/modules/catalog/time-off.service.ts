@@ -3,7 +3,7 @@
 // concurrency, and availability never offers a slot inside it.
 import { isoTimestamp } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
-import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { AppError, found, invalidParameter, notFound } from '../../core/errors.ts';
 import { checkInput } from '../../core/http/validation.ts';
 import { newId } from '../../core/ids.ts';
 import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
@@ -27,9 +27,7 @@ export function timeOffView(row: repository.TimeOffRow): TimeOffView {
 }
 
 async function liveStaff(deps: Deps, tenant: Tenant, staffId: string) {
-  const row = await repository.findStaff(deps.db, tenant, staffId);
-  if (!row) throw notFound('staff member', staffId);
-  return row;
+  return found(await repository.findStaff(deps.db, tenant, staffId), 'staff member', staffId);
 }
 
 export async function listTimeOff(

@@ -3,6 +3,7 @@
 // one active zone" (its unique index), rewritten with every zone change in its transaction.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
 import { type PageRequest, pageOfTable } from '../../core/paging.ts';
+import { updateColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
 import type { WeeklyHours } from '../availability/index.ts';
 
@@ -117,10 +118,7 @@ export async function updateZone(tx: Sql, tenant: Tenant, id: string, zone: Zone
 }
 
 export async function archiveZone(tx: Sql, tenant: Tenant, id: string, now: Date) {
-  await query(
-    tx,
-    sql`update zones set archived_at = ${now}, updated_at = ${now} where ${tenantIs(tenant)} and id = ${id}`,
-  );
+  await updateColumns(tx, 'zones', { tenant, id }, { archived_at: now }, now);
   await query(tx, sql`delete from zone_coverage where ${tenantIs(tenant)} and zone_id = ${id}`);
 }
 

@@ -3,7 +3,7 @@
 // already made keep their zone, price and crew.
 import { constraintViolated, isoTimestamp } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
-import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { AppError, found, invalidParameter } from '../../core/errors.ts';
 import { checkInput } from '../../core/http/validation.ts';
 import { newId } from '../../core/ids.ts';
 import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
@@ -55,9 +55,7 @@ export async function listZones(deps: Deps, tenant: Tenant, query: ZoneListQuery
 }
 
 export async function getZone(deps: Deps, tenant: Tenant, id: string): Promise<ZoneView> {
-  const row = await repository.findZone(deps.db, tenant, id);
-  if (!row) throw notFound('zone', id);
-  return zoneView(row);
+  return zoneView(found(await repository.findZone(deps.db, tenant, id), 'zone', id));
 }
 
 /** The rules the schema cannot say: time zone, hours, atMostThreeDecimals, ZIPs, industries, name. */
@@ -166,8 +164,7 @@ export async function createZone(deps: Deps, tenant: Tenant, input: NewZoneInput
 export async function updateZone(deps: Deps, tenant: Tenant, id: string, input: UpdateZoneInput): Promise<ZoneView> {
   const body = checkInput(UpdateZoneBody, input);
   return saveZone(deps, tenant, id, async (deps, now) => {
-    const row = await repository.findZone(deps.db, tenant, id, { forUpdate: true });
-    if (!row) throw notFound('zone', id);
+    const row = found(await repository.findZone(deps.db, tenant, id, { forUpdate: true }), 'zone', id);
     const current = zoneView(row);
     const zone = {
       name: body.name?.trim() ?? current.name,
@@ -196,8 +193,7 @@ export async function updateZone(deps: Deps, tenant: Tenant, id: string, input: 
 export async function deleteZone(deps: Deps, tenant: Tenant, id: string, heldBookings: HeldBookings): Promise<void> {
   await inTransaction(deps, async (deps) => {
     await repository.lockZones(deps.db, tenant);
-    const row = await repository.findZone(deps.db, tenant, id, { forUpdate: true });
-    if (!row) throw notFound('zone', id);
+    const row = found(await repository.findZone(deps.db, tenant, id, { forUpdate: true }), 'zone', id);
     const now = deps.clock.now();
     const held = await heldBookings(deps, tenant, { zoneId: id }, now);
     if (held.length > 0) throw heldBy(`The zone ${row.name} has`, held);

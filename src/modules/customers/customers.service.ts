@@ -1,7 +1,7 @@
 import { periodStart } from '../../core/dates.ts';
 import { constraintViolated, isoTimestamp, type SQL } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
-import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { AppError, found, invalidParameter, notFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { mergeMetadata, metadataFilter, metadataView } from '../../core/metadata.ts';
 import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
@@ -58,8 +58,7 @@ export function customerView(row: repository.CustomerRow, addresses: repository.
 
 /** The customer as the API returns it; throws 404 for a missing or foreign id. */
 export async function getCustomer(deps: Deps, tenant: Tenant, id: string): Promise<CustomerView> {
-  const row = await repository.findCustomerWithAddresses(deps.db, tenant, id);
-  if (!row) throw notFound('customer', id);
+  const row = found(await repository.findCustomerWithAddresses(deps.db, tenant, id), 'customer', id);
   return customerView(row, row.addresses);
 }
 
@@ -250,9 +249,7 @@ export async function removeAddress(
 export type { BookingStats } from './customers.repository.ts';
 
 async function lockedRow(deps: Deps, tenant: Tenant, id: string, param?: string) {
-  const row = await repository.findCustomer(deps.db, tenant, id, { forUpdate: true });
-  if (!row) throw notFound('customer', id, param);
-  return row;
+  return found(await repository.findCustomer(deps.db, tenant, id, { forUpdate: true }), 'customer', id, param);
 }
 
 /**

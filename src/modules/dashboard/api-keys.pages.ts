@@ -1,17 +1,16 @@
 // Settings > Integrations > API Keys: list, Generate New Key (shown once), revoke with a
 // confirmation step. Every action is the accounts module's own function, as the CLI uses.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../core/deps.ts';
 import { formField, queryValue } from '../../web/forms.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../accounts/index.ts';
 import { sessionTenant } from '../sessions/index.ts';
 import { API_KEYS, apiKeyListView, NAME_MAX, newKeyForm, newKeyView, revokeKeyView } from './api-keys.view.ts';
+import { PAGE, type RecordRequest } from './pages.ts';
 import { sendNotFound, sendShell } from './shell.ts';
 
-const PAGE = { schema: { hide: true } };
-
 /** The key `id` of the environment on screen: the switch scopes actions as well as views. */
-async function shownKey(deps: Deps, request: FastifyRequest<{ Params: { id: string } }>) {
+async function shownKey(deps: Deps, request: RecordRequest) {
   const keys = await listApiKeys(deps, sessionTenant(request.session));
   return keys.find((key) => key.id === request.params.id);
 }

@@ -7,9 +7,8 @@ import { getSettings, type SettingsView, updateSettings } from '../catalog/index
 import { issuedInvoiceIds } from '../invoices/index.ts';
 import { sessionTenant } from '../sessions/index.ts';
 import { BUSINESS, type BusinessValues, businessView } from './business.view.ts';
+import { PAGE } from './pages.ts';
 import { sendShell } from './shell.ts';
-
-const PAGE = { schema: { hide: true } };
 
 function valuesOf(settings: SettingsView): BusinessValues {
   return {

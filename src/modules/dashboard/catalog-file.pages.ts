@@ -7,9 +7,8 @@ import { fieldError, formField } from '../../web/forms.ts';
 import { CatalogFileError, exportCatalog, importCatalog } from '../catalog/index.ts';
 import { sessionTenant } from '../sessions/index.ts';
 import { CATALOG_FILE, CATALOG_FILE_MAX_BYTES, catalogFileView } from './catalog-file.view.ts';
+import { PAGE } from './pages.ts';
 import { sendShell } from './shell.ts';
-
-const PAGE = { schema: { hide: true } };
 
 export function catalogFilePages(app: FastifyInstance, deps: Deps): void {
   app.get(CATALOG_FILE, PAGE, async (request, reply) =>

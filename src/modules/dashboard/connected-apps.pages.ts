@@ -7,9 +7,9 @@ import { queryValue } from '../../web/forms.ts';
 import { listUserGrants, revokeGrant } from '../oauth/index.ts';
 import { sessionTenant } from '../sessions/index.ts';
 import { CONNECTED_APPS, connectedAppsView, revokeGrantView } from './connected-apps.view.ts';
+import { PAGE } from './pages.ts';
 import { sendNotFound, sendShell } from './shell.ts';
 
-const PAGE = { schema: { hide: true } };
 const NOT_FOUND = 'There is no such connected app for you in this environment.';
 
 /** The signed-in user's grants in the environment on screen. */

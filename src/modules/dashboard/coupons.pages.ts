@@ -25,12 +25,10 @@ import {
   EMPTY_COUPON,
   editCouponView,
 } from './coupons.view.ts';
+import { PAGE, type RecordRequest, recordRoute } from './pages.ts';
 import { confirmForm, pageHeader, sendShell } from './shell.ts';
 
-type CouponRequest = FastifyRequest<{ Params: { id: string } }>;
-
-const PAGE = { schema: { hide: true } };
-const COUPON_PAGE = { ...PAGE, config: { notFound: 'There is no such coupon in this environment.' } };
+const COUPON_PAGE = recordRoute('There is no such coupon in this environment.');
 
 function postedValues(request: FastifyRequest): CouponFormValues {
   return {
@@ -100,7 +98,7 @@ export function couponPages(app: FastifyInstance, deps: Deps): void {
   };
 
   const sendEdit = async (
-    request: CouponRequest,
+    request: RecordRequest,
     reply: FastifyReply,
     coupon: CouponView,
     options: { values?: CouponFormValues; error?: FieldError; saved?: boolean } = {},
@@ -126,7 +124,7 @@ export function couponPages(app: FastifyInstance, deps: Deps): void {
     return reply.redirect(`${COUPONS}?added=1`, 303);
   });
 
-  const couponOf = (request: CouponRequest) => getCoupon(deps, sessionTenant(request.session), request.params.id);
+  const couponOf = (request: RecordRequest) => getCoupon(deps, sessionTenant(request.session), request.params.id);
 
   app.get<{ Params: { id: string } }>(`${COUPONS}/:id`, COUPON_PAGE, async (request, reply) =>
     sendEdit(request, reply, await couponOf(request), { saved: queryValue(request, 'saved') === '1' }),

@@ -6,9 +6,9 @@ import { listApiKeys } from '../accounts/index.ts';
 import { listCustomers } from '../customers/index.ts';
 import { sessionTenant } from '../sessions/index.ts';
 import { emailOutboxView, overviewView } from './overview.view.ts';
+import { PAGE } from './pages.ts';
 import { sendNotFound, sendShell } from './shell.ts';
 
-const PAGE = { schema: { hide: true } };
 const EMAILS_SHOWN = 100;
 
 export function overviewPages(app: FastifyInstance, deps: Deps): void {

@@ -6,6 +6,7 @@ import { fieldError, formField, queryValue } from '../../web/forms.ts';
 import { getSettings, updateSettings } from '../catalog/index.ts';
 import { issuedInvoiceIds } from '../invoices/index.ts';
 import { sessionTenant } from '../sessions/index.ts';
+import { PAGE } from './pages.ts';
 import {
   CANCELLATION_FIELDS,
   FREQUENCIES,
@@ -15,8 +16,6 @@ import {
   policyValues,
 } from './policies.view.ts';
 import { sendShell } from './shell.ts';
-
-const PAGE = { schema: { hide: true } };
 
 /** A number as typed, or the text itself: the service's schema then refuses it by name. */
 const numberOf = (text: string) => (/^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text);

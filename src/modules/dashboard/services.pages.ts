@@ -9,13 +9,13 @@ import type { Tenant } from '../../core/tenant.ts';
 import { fieldError, formField, queryValue } from '../../web/forms.ts';
 import * as catalog from '../catalog/index.ts';
 import { sessionTenant } from '../sessions/index.ts';
+import { PAGE, recordRoute } from './pages.ts';
 import { type FailedForm, industryPageView, itemPageView, SERVICES, servicesView } from './services.view.ts';
 import { categoryForm, extraForm, type FormValues, productForm } from './services-forms.view.ts';
 import { confirmForm, sendShell } from './shell.ts';
 
-const PAGE = { schema: { hide: true } };
-const INDUSTRY_PAGE = { ...PAGE, config: { notFound: 'There is no such industry in this environment.' } };
-const ITEM_PAGE = { ...PAGE, config: { notFound: 'There is no such category, product or extra in this environment.' } };
+const INDUSTRY_PAGE = recordRoute('There is no such industry in this environment.');
+const ITEM_PAGE = recordRoute('There is no such category, product or extra in this environment.');
 
 type SlugRequest = FastifyRequest<{ Params: { slug: string } }>;
 type ItemRequest = FastifyRequest<{ Params: { slug: string; kind: string; id: string } }>;

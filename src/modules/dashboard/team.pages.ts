@@ -24,6 +24,7 @@ import {
   updateStaff,
 } from '../catalog/index.ts';
 import { sessionTenant } from '../sessions/index.ts';
+import { PAGE, type RecordRequest, recordRoute } from './pages.ts';
 import { archiveStepPages, readHours, setupFieldError } from './setup-forms.ts';
 import { pageHeader, sendShell } from './shell.ts';
 import {
@@ -45,9 +46,7 @@ import {
   timeOffSection,
 } from './time-off.view.ts';
 
-type MemberRequest = FastifyRequest<{ Params: { id: string } }>;
-const PAGE = { schema: { hide: true } };
-const MEMBER_PAGE = { ...PAGE, config: { notFound: 'There is no such crew member in this environment.' } };
+const MEMBER_PAGE = recordRoute('There is no such crew member in this environment.');
 
 function postedMember(request: FastifyRequest): MemberFormValues {
   return {
@@ -134,12 +133,12 @@ ${memberForm(request.session, values, { choices, error: setupFieldError(error) }
     return reply.redirect(`${TEAM}/${created.id}?done=created`, 303);
   });
 
-  app.get<{ Params: { id: string } }>(`${TEAM}/:id`, MEMBER_PAGE, async (request: MemberRequest, reply) => {
+  app.get<{ Params: { id: string } }>(`${TEAM}/:id`, MEMBER_PAGE, async (request: RecordRequest, reply) => {
     const member = await getStaff(deps, sessionTenant(request.session), request.params.id);
     return memberPage(request, reply, member, {});
   });
 
-  app.post<{ Params: { id: string } }>(`${TEAM}/:id`, MEMBER_PAGE, async (request: MemberRequest, reply) => {
+  app.post<{ Params: { id: string } }>(`${TEAM}/:id`, MEMBER_PAGE, async (request: RecordRequest, reply) => {
     const tenant = sessionTenant(request.session);
     const member = await getStaff(deps, tenant, request.params.id);
     const values = postedMember(request);
@@ -157,7 +156,7 @@ ${memberForm(request.session, values, { choices, error: setupFieldError(error) }
     archive: (tenant, member) => deleteStaff(deps, tenant, member.id, bookingsHeldBy),
   });
 
-  app.post<{ Params: { id: string } }>(`${TEAM}/:id/time-off`, MEMBER_PAGE, async (request: MemberRequest, reply) => {
+  app.post<{ Params: { id: string } }>(`${TEAM}/:id/time-off`, MEMBER_PAGE, async (request: RecordRequest, reply) => {
     const tenant = sessionTenant(request.session);
     const member = await getStaff(deps, tenant, request.params.id);
     const values: TimeOffFormValues = {

@@ -1,6 +1,6 @@
 // Settings > Team: the crew list, a member's form (zones, industries, hours, status) and the
 // archive confirmation. Time off has its own views (time-off.view.ts).
-import { type FieldError, formError } from '../../web/forms.ts';
+import { errorNextTo, type FieldError, formError, invalidIf } from '../../web/forms.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import type { StaffView, ZoneView } from '../catalog/index.ts';
 import type { Session } from '../sessions/index.ts';
@@ -124,11 +124,11 @@ export function memberForm(
   ${hoursFieldset(values.hours, error)}
   <div class="field">
     <label for="field-status">Status</label>
-    <select id="field-status" name="status" ${error?.param === 'status' ? html`aria-invalid="true" aria-errormessage="status-error"` : null}>
+    <select id="field-status" name="status" ${invalidIf(error, 'status')}>
       <option value="active" ${values.status === 'active' ? html`selected` : null}>Active: gets new bookings</option>
       <option value="inactive" ${values.status === 'inactive' ? html`selected` : null}>Inactive: no new bookings</option>
     </select>
-    ${error?.param === 'status' ? html`<span class="field-error" id="status-error" role="alert">${error.message}</span>` : null}
+    ${errorNextTo(error, 'status')}
   </div>
   ${formActions(REMOVE_MEMBER, member, 'Add crew member')}
 </form>`;

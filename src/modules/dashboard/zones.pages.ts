@@ -7,6 +7,7 @@ import { formField, formValues, queryValue } from '../../web/forms.ts';
 import { bookingsHeldBy } from '../bookings/index.ts';
 import { createZone, deleteZone, getZone, industryChoices, listZones, updateZone } from '../catalog/index.ts';
 import { sessionTenant } from '../sessions/index.ts';
+import { PAGE, recordRoute } from './pages.ts';
 import { archiveStepPages, numberField, readHours, setupFieldError } from './setup-forms.ts';
 import { sendShell } from './shell.ts';
 import {
@@ -19,8 +20,7 @@ import {
   zoneListView,
 } from './zones.view.ts';
 
-const PAGE = { schema: { hide: true } };
-const ZONE_PAGE = { ...PAGE, config: { notFound: 'There is no such zone in this environment.' } };
+const ZONE_PAGE = recordRoute('There is no such zone in this environment.');
 
 function postedValues(request: FastifyRequest): ZoneFormValues {
   return {

@@ -1,6 +1,6 @@
 // Settings > Zones: the list, the add/edit form (ZIPs pasted as a list, hours per weekday,
 // interval, buffer, lead time, adjustment, tax) and the archive confirmation.
-import { type FieldError, formError } from '../../web/forms.ts';
+import { errorNextTo, type FieldError, formError, invalidIf } from '../../web/forms.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import type { ZoneView } from '../catalog/index.ts';
 import type { Session } from '../sessions/index.ts';
@@ -120,10 +120,8 @@ export function zoneForm(
   <datalist id="timezones">${TIME_ZONES.map((name) => html`<option value="${name}"></option>`)}</datalist>
   <div class="field">
     <label for="field-zips">ZIP codes</label>
-    <textarea id="field-zips" name="zips" rows="4" spellcheck="false" aria-describedby="field-zips-hint" ${
-      error?.param === 'zips' ? html`aria-invalid="true" aria-errormessage="zips-error"` : null
-    }>${values.zips}</textarea>
-    ${error?.param === 'zips' ? html`<span class="field-error" id="zips-error" role="alert">${error.message}</span>` : null}
+    <textarea id="field-zips" name="zips" rows="4" spellcheck="false" aria-describedby="field-zips-hint" ${invalidIf(error, 'zips')}>${values.zips}</textarea>
+    ${errorNextTo(error, 'zips')}
     <span class="hint" id="field-zips-hint">Paste them: separated by commas, spaces or new lines.</span>
   </div>
   ${checkboxes(

@@ -5,7 +5,7 @@
 import { periodStart } from '../../core/dates.ts';
 import type { SQL, Sql } from '../../core/db.ts';
 import type { Deps } from '../../core/deps.ts';
-import { invalidParameter, notFound } from '../../core/errors.ts';
+import { found, invalidParameter } from '../../core/errors.ts';
 import { type EventPayload, type EventPublisher, type EventType, isEventPattern } from '../../core/events.ts';
 import { newId } from '../../core/ids.ts';
 import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
@@ -126,7 +126,5 @@ export async function listEvents(deps: Deps, tenant: Tenant, query: EventListQue
 
 /** One event of the retention window; 404 for an older, missing or foreign one. */
 export async function getEvent(deps: Deps, tenant: Tenant, id: string): Promise<EventView> {
-  const row = await repository.findEvent(deps.db, tenant, id, keptSince(deps));
-  if (!row) throw notFound('event', id);
-  return eventView(row);
+  return eventView(found(await repository.findEvent(deps.db, tenant, id, keptSince(deps)), 'event', id));
 }

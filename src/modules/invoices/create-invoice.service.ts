@@ -3,7 +3,7 @@
 // bound to it.
 import { addDays, utcDay } from '../../core/dates.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
-import { invalidParameter, notFound } from '../../core/errors.ts';
+import { found, invalidParameter, notFound } from '../../core/errors.ts';
 import { newId, randomBase62 } from '../../core/ids.ts';
 import { type Metadata, mergeMetadata } from '../../core/metadata.ts';
 import { processorFor } from '../../core/payments.ts';
@@ -57,8 +57,12 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
   const at = now.toISOString();
   const charging = spec.charge !== 'none' && !spec.draft && spec.total > 0;
   // Locked first when money may move: the charge updates the customer's stats (lock order).
-  const party = await repository.findInvoiceParty(deps.db, tenant, spec.customerId, { lock: charging });
-  if (!party) throw notFound('customer', spec.customerId, 'customer_id');
+  const party = found(
+    await repository.findInvoiceParty(deps.db, tenant, spec.customerId, { lock: charging }),
+    'customer',
+    spec.customerId,
+    'customer_id',
+  );
   const business = await businessProfile(deps, tenant);
   const card = charging ? await cardFor(deps, tenant, spec) : undefined;
 

@@ -2,6 +2,18 @@
 // to a demo account, so each is what a client will see; a test validates them against their schemas.
 import type { Examples } from '../../core/http/openapi.ts';
 
+// The refund the refundInvoice request below makes; the invoice example lists it.
+const refund = {
+  id: 're_GoIWylXlnJB824WbwKDI1ohd',
+  object: 'refund',
+  invoice_id: 'inv_W0ZvYMZ7XKYaj2EqbOvz00OZ',
+  amount: 3500,
+  reason: 'The fridge was not cleaned.',
+  refund_to: 'original_payment_method',
+  status: 'succeeded',
+  created_at: '2026-11-24T06:11:24.427Z',
+};
+
 export const invoicesExamples: Examples = {
   schemas: {
     Invoice: {
@@ -69,31 +81,11 @@ export const invoicesExamples: Examples = {
           created_at: '2026-11-24T06:11:24.360Z',
         },
       ],
-      refunds: [
-        {
-          id: 're_GoIWylXlnJB824WbwKDI1ohd',
-          object: 'refund',
-          invoice_id: 'inv_W0ZvYMZ7XKYaj2EqbOvz00OZ',
-          amount: 3500,
-          reason: 'The fridge was not cleaned.',
-          refund_to: 'original_payment_method',
-          status: 'succeeded',
-          created_at: '2026-11-24T06:11:24.427Z',
-        },
-      ],
+      refunds: [refund],
       created_at: '2026-11-24T06:11:24.193Z',
       updated_at: '2026-11-24T06:11:24.427Z',
     },
-    Refund: {
-      id: 're_GoIWylXlnJB824WbwKDI1ohd',
-      object: 'refund',
-      invoice_id: 'inv_W0ZvYMZ7XKYaj2EqbOvz00OZ',
-      amount: 3500,
-      reason: 'The fridge was not cleaned.',
-      refund_to: 'original_payment_method',
-      status: 'succeeded',
-      created_at: '2026-11-24T06:11:24.427Z',
-    },
+    Refund: refund,
   },
   requests: {
     updateInvoice: {

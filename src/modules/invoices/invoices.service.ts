@@ -3,7 +3,7 @@
 // given back is collection.service.ts.
 import { periodEnd, periodStart, utcDay } from '../../core/dates.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
-import { AppError, notFound } from '../../core/errors.ts';
+import { AppError, found, notFound } from '../../core/errors.ts';
 import { mergeMetadata, metadataFilter } from '../../core/metadata.ts';
 import { pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
@@ -22,9 +22,7 @@ import type {
 import { effectiveStatus, invoiceView } from './invoices.views.ts';
 
 export async function requireInvoice(deps: Deps, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}) {
-  const row = await repository.findInvoice(deps.db, tenant, id, options);
-  if (!row) throw notFound('invoice', id);
-  return row;
+  return found(await repository.findInvoice(deps.db, tenant, id, options), 'invoice', id);
 }
 
 /** The invoice as the API returns it (with deps bound to a transaction: as that transaction sees it). */

@@ -3,7 +3,7 @@
 // none and must use PKCE. Deleting an app revokes everything issued to it.
 import { isoTimestamp } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
-import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { AppError, found, invalidParameter, notFound } from '../../core/errors.ts';
 import { hashSecret, newId, randomBase62 } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { accountExists } from '../accounts/index.ts';
@@ -180,9 +180,7 @@ export async function createOAuthApp(deps: Deps, tenant: Tenant, input: NewOAuth
 }
 
 export async function getOAuthApp(deps: Deps, tenant: Tenant, clientId: string) {
-  const row = await apps.findApp(deps.db, tenant, clientId);
-  if (!row) throw notFound('OAuth app', clientId, 'client_id');
-  return appView(row);
+  return appView(found(await apps.findApp(deps.db, tenant, clientId), 'OAuth app', clientId, 'client_id'));
 }
 
 export async function listOAuthApps(deps: Deps, tenant: Tenant) {
@@ -209,14 +207,17 @@ export async function updateOAuthApp(deps: Deps, tenant: Tenant, clientId: strin
 
 /** A new secret replaces the old one at once (the old one stops working). */
 export async function rotateOAuthAppSecret(deps: Deps, tenant: Tenant, clientId: string) {
-  const existing = await apps.findApp(deps.db, tenant, clientId);
-  if (!existing) throw notFound('OAuth app', clientId, 'client_id');
+  const existing = found(await apps.findApp(deps.db, tenant, clientId), 'OAuth app', clientId, 'client_id');
   if (existing.client_type === 'public') {
     throw new AppError('invalid_state_transition', 'A public app has no client secret to rotate.');
   }
   const secret = newClientSecret();
-  const row = await apps.replaceSecret(deps.db, tenant, clientId, secret, deps.clock.now());
-  if (!row) throw notFound('OAuth app', clientId, 'client_id');
+  const row = found(
+    await apps.replaceSecret(deps.db, tenant, clientId, secret, deps.clock.now()),
+    'OAuth app',
+    clientId,
+    'client_id',
+  );
   return { app: appView(row), client_secret: secret.secret };
 }
 
@@ -237,8 +238,7 @@ async function deleteApp(
 ) {
   const now = deps.clock.now();
   return inTransaction(deps, async ({ db }) => {
-    const row = await markDeleted(db, now);
-    if (!row) throw notFound('OAuth app', clientId, 'id');
+    const row = found(await markDeleted(db, now), 'OAuth app', clientId, 'id');
     await tokens.revokeAppGrants(db, clientId, now);
     return { client_id: row.id, deleted: true as const };
   }).finally(() => deps.credentials.forgetAll());

@@ -1,12 +1,9 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
-import { tenantOf } from '../../core/http/auth.ts';
 import { documentExamples } from '../../core/http/openapi.ts';
-import { created, noContent, ok, operation } from '../../core/http/operation.ts';
-import { replyList, replyNoContent, replyWith } from '../../core/http/replies.ts';
-import { IdParams } from '../../core/http/schemas.ts';
+import { created, noContent, ok } from '../../core/http/operation.ts';
+import { routesOf } from '../../core/http/routes.ts';
 import { paymentsExamples } from './payments.examples.ts';
 import {
   NewPaymentMethodBody,
@@ -23,76 +20,49 @@ const tags = ['Payment methods'];
 
 export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
   documentExamples(app, paymentsExamples);
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const route = routesOf(app, deps, tags);
   app.addSchema(PaymentMethod);
   app.addSchema(Payment);
   app.addSchema(Refund);
 
-  api.post(
-    '/v1/customers/:id/payment_methods',
-    operation('customers:write', tags, {
-      operationId: 'createPaymentMethod',
-      summary: 'Add a card',
-      'x-error-codes': ['processor_not_configured', 'card_declined'],
-      description:
-        'The card number and cvc go to the payment processor and are never stored or logged; only brand and last4 are kept. ' +
-        "A number failing the Luhn check is 400 parameter_invalid (param card.number). A customer's first card becomes the default. " +
-        'Test environment test cards: 4242424242424242 and 5555555555554444 succeed; 4000000000000002 is declined ' +
-        '(card_declined) and 4000000000009995 fails with insufficient_funds, when charged (not when added). ' +
-        'In the live environment without a configured processor: 400 processor_not_configured.',
-      params: IdParams('id'),
-      body: NewPaymentMethodBody,
-      response: created(Type.Ref('PaymentMethod')),
-    }),
-    async (request, reply) =>
-      replyWith(reply, 201, payments.addPaymentMethod(deps, tenantOf(request), request.params.id, request.body)),
-  );
+  route('POST /v1/customers/:id/payment_methods', 'customers:write', {
+    operationId: 'createPaymentMethod',
+    summary: 'Add a card',
+    'x-error-codes': ['processor_not_configured', 'card_declined'],
+    description:
+      'The card number and cvc go to the payment processor and are never stored or logged; only brand and last4 are kept. ' +
+      "A number failing the Luhn check is 400 parameter_invalid (param card.number). A customer's first card becomes the default. " +
+      'Test environment test cards: 4242424242424242 and 5555555555554444 succeed; 4000000000000002 is declined ' +
+      '(card_declined) and 4000000000009995 fails with insufficient_funds, when charged (not when added). ' +
+      'In the live environment without a configured processor: 400 processor_not_configured.',
+    body: NewPaymentMethodBody,
+    response: created(Type.Ref('PaymentMethod')),
+    run: payments.addPaymentMethod,
+  });
 
-  api.get(
-    '/v1/customers/:id/payment_methods',
-    operation('customers:read', tags, {
-      operationId: 'listPaymentMethods',
-      summary: "List a customer's cards",
-      description: "A customer's saved cards, the default first.",
-      params: IdParams('id'),
-      querystring: PaymentMethodListQuery,
-      response: ok(PaymentMethodList),
-    }),
-    async (request, reply) =>
-      replyList(
-        reply,
-        request.query,
-        payments.listPaymentMethods(deps, tenantOf(request), request.params.id, request.query),
-      ),
-  );
+  route('GET /v1/customers/:id/payment_methods', 'customers:read', {
+    operationId: 'listPaymentMethods',
+    summary: "List a customer's cards",
+    description: "A customer's saved cards, the default first.",
+    list: PaymentMethodListQuery,
+    response: ok(PaymentMethodList),
+    run: payments.listPaymentMethods,
+  });
 
-  api.patch(
-    '/v1/customers/:id/payment_methods/:pm_id',
-    operation('customers:write', tags, {
-      operationId: 'updatePaymentMethod',
-      summary: 'Make a card the default',
-      description: '`{"is_default": true}` moves the default to this card.',
-      params: IdParams('id', 'pm_id'),
-      body: UpdatePaymentMethodBody,
-      response: ok(Type.Ref('PaymentMethod')),
-    }),
-    async (request) =>
-      payments.updatePaymentMethod(deps, tenantOf(request), request.params.id, request.params.pm_id, request.body),
-  );
+  route('PATCH /v1/customers/:id/payment_methods/:pm_id', 'customers:write', {
+    operationId: 'updatePaymentMethod',
+    summary: 'Make a card the default',
+    description: '`{"is_default": true}` moves the default to this card.',
+    body: UpdatePaymentMethodBody,
+    response: ok(Type.Ref('PaymentMethod')),
+    run: payments.updatePaymentMethod,
+  });
 
-  api.delete(
-    '/v1/customers/:id/payment_methods/:pm_id',
-    operation('customers:write', tags, {
-      operationId: 'deletePaymentMethod',
-      summary: 'Remove a card',
-      description: 'When the default card goes, the newest remaining card becomes the default.',
-      params: IdParams('id', 'pm_id'),
-      response: noContent(),
-    }),
-    async (request, reply) =>
-      replyNoContent(
-        reply,
-        payments.removePaymentMethod(deps, tenantOf(request), request.params.id, request.params.pm_id),
-      ),
-  );
+  route('DELETE /v1/customers/:id/payment_methods/:pm_id', 'customers:write', {
+    operationId: 'deletePaymentMethod',
+    summary: 'Remove a card',
+    description: 'When the default card goes, the newest remaining card becomes the default.',
+    response: noContent(),
+    run: payments.removePaymentMethod,
+  });
 }

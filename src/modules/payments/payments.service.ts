@@ -3,7 +3,7 @@
 // under the invoice's row lock.
 import { isoTimestamp } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
-import { AppError, invalidParameter, notFound } from '../../core/errors.ts';
+import { AppError, found, invalidParameter } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import { type PaymentProcessor, processorFor } from '../../core/payments.ts';
@@ -83,9 +83,7 @@ export function refundView(row: repository.RefundRow): RefundView {
 }
 
 async function requirePaymentMethod(deps: Deps, tenant: Tenant, customerId: string, id: string) {
-  const row = await repository.findPaymentMethod(deps.db, tenant, customerId, id);
-  if (!row) throw notFound('payment method', id);
-  return row;
+  return found(await repository.findPaymentMethod(deps.db, tenant, customerId, id), 'payment method', id);
 }
 
 export async function addPaymentMethod(
@@ -188,9 +186,12 @@ export async function cardToCharge(
   if (card.paymentMethodId === undefined) {
     return repository.findDefaultPaymentMethod(deps.db, tenant, card.customerId);
   }
-  const row = await repository.findPaymentMethod(deps.db, tenant, card.customerId, card.paymentMethodId);
-  if (!row) throw notFound('payment method', card.paymentMethodId, 'payment_method_id');
-  return row;
+  return found(
+    await repository.findPaymentMethod(deps.db, tenant, card.customerId, card.paymentMethodId),
+    'payment method',
+    card.paymentMethodId,
+    'payment_method_id',
+  );
 }
 
 /** Money an invoice is to take. */

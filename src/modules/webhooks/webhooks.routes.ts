@@ -1,13 +1,10 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
-import { tenantOf } from '../../core/http/auth.ts';
 import { documentExamples } from '../../core/http/openapi.ts';
-import { accepted, action, ok, operation } from '../../core/http/operation.ts';
-import { replyList, replyWith } from '../../core/http/replies.ts';
+import { accepted, ok } from '../../core/http/operation.ts';
 import { resourceRoutes } from '../../core/http/resource-routes.ts';
-import { IdParams } from '../../core/http/schemas.ts';
+import { routesOf } from '../../core/http/routes.ts';
 import { webhooksExamples } from './webhooks.examples.ts';
 import {
   DeliveryList,
@@ -27,7 +24,7 @@ const tags = ['Webhooks'];
 
 export function webhookRoutes(app: FastifyInstance, deps: Deps) {
   documentExamples(app, webhooksExamples);
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const route = routesOf(app, deps, tags);
   resourceRoutes(app, deps, {
     path: '/v1/webhooks',
     tags,
@@ -57,66 +54,41 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
   app.addSchema(WebhookWithSecret);
   app.addSchema(WebhookDelivery);
 
-  api.post(
-    '/v1/webhooks/:id/test',
-    action('webhooks:write', tags, {
-      operationId: 'sendWebhookTestEvent',
-      summary: 'Send a test event',
-      description:
-        'Queues a sample event with `test: true` for this endpoint only and returns its pending delivery record.',
-      params: IdParams('id'),
-      body: TestWebhookBody,
-      response: accepted(Type.Ref('WebhookDelivery')),
-    }),
-    async (request, reply) =>
-      replyWith(reply, 202, webhooks.sendTestEvent(deps, tenantOf(request), request.params.id, request.body)),
-  );
+  route('POST /v1/webhooks/:id/test', 'webhooks:write', {
+    operationId: 'sendWebhookTestEvent',
+    summary: 'Send a test event',
+    description:
+      'Queues a sample event with `test: true` for this endpoint only and returns its pending delivery record.',
+    body: TestWebhookBody,
+    optionalBody: true,
+    response: accepted(Type.Ref('WebhookDelivery')),
+    run: webhooks.sendTestEvent,
+  });
 
-  api.post(
-    '/v1/webhooks/:id/rotate_secret',
-    operation('webhooks:write', tags, {
-      operationId: 'rotateWebhookSecret',
-      summary: 'Rotate the signing secret',
-      description:
-        'Issues a new secret. For 24 hours deliveries carry two signatures, one per secret, so receivers can switch without missing any.',
-      params: IdParams('id'),
-      response: ok(Type.Ref('WebhookWithSecret')),
-    }),
-    async (request) => webhooks.rotateSecret(deps, tenantOf(request), request.params.id),
-  );
+  route('POST /v1/webhooks/:id/rotate_secret', 'webhooks:write', {
+    operationId: 'rotateWebhookSecret',
+    summary: 'Rotate the signing secret',
+    description:
+      'Issues a new secret. For 24 hours deliveries carry two signatures, one per secret, so receivers can switch without missing any.',
+    response: ok(Type.Ref('WebhookWithSecret')),
+    run: webhooks.rotateSecret,
+  });
 
-  api.get(
-    '/v1/webhooks/:id/deliveries',
-    operation('webhooks:read', tags, {
-      operationId: 'listWebhookDeliveries',
-      summary: 'List delivery attempts',
-      description: 'One record per attempt, newest first.',
-      params: IdParams('id'),
-      querystring: DeliveryListQuery,
-      response: ok(DeliveryList),
-    }),
-    async (request, reply) =>
-      replyList(
-        reply,
-        request.query,
-        webhooks.listDeliveries(deps, tenantOf(request), request.params.id, request.query),
-      ),
-  );
+  route('GET /v1/webhooks/:id/deliveries', 'webhooks:read', {
+    operationId: 'listWebhookDeliveries',
+    summary: 'List delivery attempts',
+    description: 'One record per attempt, newest first.',
+    list: DeliveryListQuery,
+    response: ok(DeliveryList),
+    run: webhooks.listDeliveries,
+  });
 
-  api.post(
-    '/v1/webhooks/:id/deliveries/:delivery_id/retry',
-    operation('webhooks:write', tags, {
-      operationId: 'retryWebhookDelivery',
-      summary: 'Redeliver an event',
-      description:
-        "Sends the delivery's event again now and returns the new attempt's record (a waiting automatic retry is brought forward instead).",
-      params: IdParams('id', 'delivery_id'),
-      response: accepted(Type.Ref('WebhookDelivery')),
-    }),
-    async (request, reply) => {
-      const params = request.params;
-      const delivery = await webhooks.retryDelivery(deps, tenantOf(request), params.id, params.delivery_id);
-      return reply.code(202).send(delivery);
-    },
-  );
+  route('POST /v1/webhooks/:id/deliveries/:delivery_id/retry', 'webhooks:write', {
+    operationId: 'retryWebhookDelivery',
+    summary: 'Redeliver an event',
+    description:
+      "Sends the delivery's event again now and returns the new attempt's record (a waiting automatic retry is brought forward instead).",
+    response: accepted(Type.Ref('WebhookDelivery')),
+    run: webhooks.retryDelivery,
+  });
 }

@@ -1,6 +1,6 @@
 import { isoTimestamp } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
-import { invalidParameter, notFound } from '../../core/errors.ts';
+import { found, invalidParameter } from '../../core/errors.ts';
 import { newId, newIds } from '../../core/ids.ts';
 import { mergeMetadata, metadataFilter, metadataView } from '../../core/metadata.ts';
 import { pageOf, pageRequest, parseIds } from '../../core/paging.ts';
@@ -96,9 +96,7 @@ function checkDescription<T extends string | null | undefined>(description: T): 
 }
 
 async function endpointOrThrow(deps: Deps, tenant: Tenant, id: string, options: { forUpdate?: boolean } = {}) {
-  const row = await repository.findEndpoint(deps.db, tenant, id, options);
-  if (!row) throw notFound('webhook', id);
-  return row;
+  return found(await repository.findEndpoint(deps.db, tenant, id, options), 'webhook', id);
 }
 
 /** Delivery ids minted with each event; an event with more subscribed endpoints costs a statement more. */
@@ -256,9 +254,7 @@ export async function sendTestEvent(
 }
 
 async function attemptOrThrow(deps: Deps, tenant: Tenant, endpointId: string, id: string) {
-  const row = await repository.findAttempt(deps.db, tenant, endpointId, id);
-  if (!row) throw notFound('webhook delivery', id);
-  return row;
+  return found(await repository.findAttempt(deps.db, tenant, endpointId, id), 'webhook delivery', id);
 }
 
 export async function listDeliveries(deps: Deps, tenant: Tenant, endpointId: string, query: DeliveryListQuery) {
