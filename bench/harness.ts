@@ -16,7 +16,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { systemClock } from '../src/core/clock.ts';
 import { loadConfig } from '../src/core/config.ts';
-import { type Database, openDatabase, sql } from '../src/core/db.ts';
+import { type Database, openDatabase, query, sql } from '../src/core/db.ts';
 import type { Deps } from '../src/core/deps.ts';
 import { migrate } from '../src/core/migrate.ts';
 import { buildDeps } from '../src/deps.ts';
@@ -214,6 +214,32 @@ export async function benchAccount(server: BenchServer, options: { demo?: DemoSe
   );
   const { key } = await createApiKey(server.deps, { accountId: account_id, environment: 'test' });
   return { accountId: account_id, key, tenant: { accountId: account_id, environment: 'test' as const } };
+}
+
+/**
+ * `count` customers in the account's test environment, written in one statement (`<prefix><n>@example.com`,
+ * phone +1415 and n), analysed; returns up to 1,000 of their ids to read back under load.
+ */
+export async function seedCustomers(
+  server: BenchServer,
+  accountId: string,
+  count: number,
+  prefix = 'bench',
+): Promise<string[]> {
+  const db = server.database.sql;
+  await query(
+    db,
+    sql`insert into customers (id, account_id, environment, first_name, last_name, email, phone)
+        select 'cust_' || substr(md5(random()::text || g::text), 1, 24), ${accountId}, 'test',
+               'Bench', 'Customer ' || g, ${prefix} || g || '@example.com', '+1415' || lpad(g::text, 7, '0')
+        from generate_series(1, ${count}) as g`,
+  );
+  await query(db, sql`analyze customers`);
+  const rows = await query<{ id: string }>(
+    db,
+    sql`select id from customers where account_id = ${accountId} limit 1000`,
+  );
+  return rows.map((row) => row.id);
 }
 
 export interface LoadResult {

@@ -1,10 +1,6 @@
-// Memory under a mixed load: reads, searches, lists, availability, pricing and writes at 50
-// connections for 20 s against one server process on PostgreSQL; its resident memory is
-// sampled throughout. Target: RSS < 150 MB after the load.
-import { query, sql } from '../src/core/db.ts';
 import { localDate } from '../src/modules/availability/index.ts';
 import { seedDemoEnvironment } from '../src/modules/demo/index.ts';
-import { benchAccount, heading, load, rssMb, startBenchServer } from './harness.ts';
+import { benchAccount, heading, load, rssMb, seedCustomers, startBenchServer } from './harness.ts';
 
 const CUSTOMERS = 10_000;
 
@@ -13,18 +9,8 @@ export default async function run(): Promise<void> {
   const server = await startBenchServer();
   try {
     const account = await benchAccount(server, { demo: seedDemoEnvironment });
-    const db = server.database.sql;
-    await query(
-      db,
-      sql`insert into customers (id, account_id, environment, first_name, last_name, email, phone)
-          select 'cust_' || substr(md5(random()::text || g::text), 1, 24), ${account.accountId}, 'test',
-                 'Mixed', 'Customer ' || g, 'mixed' || g || '@example.com', '+1415' || lpad(g::text, 7, '0')
-          from generate_series(1, ${CUSTOMERS}) as g`,
-    );
-    await query(db, sql`analyze customers`);
-    const ids = (
-      await query<{ id: string }>(db, sql`select id from customers where account_id = ${account.accountId} limit 500`)
-    ).map((row) => row.id);
+    const _db = server.database.sql;
+    const ids = await seedCustomers(server, account.accountId, CUSTOMERS, 'mixed');
     const headers = { authorization: `Bearer ${account.key}` };
     const json = { ...headers, 'content-type': 'application/json' };
     const products = (await (

@@ -6,7 +6,15 @@ import { query, sql } from '../src/core/db.ts';
 import { findActiveAppByClientId } from '../src/modules/oauth/apps.repository.ts';
 import { issueAuthorizationCode } from '../src/modules/oauth/authorize.service.ts';
 import { createOAuthApp } from '../src/modules/oauth/index.ts';
-import { benchAccount, heading, type LoadOptions, type LoadResult, load, startBenchServer } from './harness.ts';
+import {
+  benchAccount,
+  heading,
+  type LoadOptions,
+  type LoadResult,
+  load,
+  seedCustomers,
+  startBenchServer,
+} from './harness.ts';
 
 const CUSTOMERS = 2000;
 const ROUNDS = 5;
@@ -17,20 +25,7 @@ export default async function run(): Promise<void> {
   const server = await startBenchServer();
   try {
     const account = await benchAccount(server);
-    await query(
-      server.database.sql,
-      sql`insert into customers (id, account_id, environment, first_name, last_name, email)
-          select 'cust_' || substr(md5(random()::text || g::text), 1, 24), ${account.accountId}, 'test',
-                 'Bench', 'Customer ' || g, 'bench' || g || '@example.com'
-          from generate_series(1, ${CUSTOMERS}) as g`,
-    );
-    await query(server.database.sql, sql`analyze customers`);
-    const ids = (
-      await query<{ id: string }>(
-        server.database.sql,
-        sql`select id from customers where account_id = ${account.accountId}`,
-      )
-    ).map((row) => row.id);
+    const ids = await seedCustomers(server, account.accountId, CUSTOMERS);
 
     // a real token, from the real token endpoint
     const { app, client_secret } = await createOAuthApp(server.deps, account.tenant, {

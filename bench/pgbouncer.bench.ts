@@ -9,6 +9,7 @@ import {
   type LoadResult,
   load,
   measureCeiling,
+  seedCustomers,
   startBenchInstance,
   startBenchServer,
   startPgBouncer,
@@ -27,17 +28,7 @@ export default async function run(): Promise<void> {
   const bouncer = await startPgBouncer(PGBOUNCER_POOL);
   try {
     const account = await benchAccount(server);
-    await query(
-      server.database.sql,
-      sql`insert into customers (id, account_id, environment, first_name, last_name, email)
-          select 'cust_' || substr(md5(random()::text || g::text), 1, 24), ${account.accountId}, 'test',
-                 'Olivia', 'Smith-' || g, 'olivia.' || g || '@example.com'
-          from generate_series(1, ${CUSTOMERS}) as g`,
-    );
-    await query(server.database.sql, sql`analyze customers`);
-    const ids = (await query<{ id: string }>(server.database.sql, sql`select id from customers limit 1000`)).map(
-      (row) => row.id,
-    );
+    const ids = await seedCustomers(server, account.accountId, CUSTOMERS);
     let n = 0;
     const byId = {
       requests: [{ setupRequest: (req: object) => ({ ...req, path: `/v1/customers/${ids[n++ % ids.length]}` }) }],
