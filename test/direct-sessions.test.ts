@@ -105,8 +105,15 @@ describe.skipIf(!onPostgres())('sessions behind PgBouncer (PostgreSQL only: PGli
       what: 'the LISTEN session',
     });
     expect(listening.map((b) => b.application_name)).toEqual([direct]);
-    // requests use the pool on DATABASE_URL (its backends keep the pooled name, also through PgBouncer)
-    expect((await fetch(`${started.url}/readyz`)).status).toBe(200);
-    expect((await backends()).some((b) => b.application_name === pooled)).toBe(true);
+    // requests use the pool on DATABASE_URL (its backends take the pooled name, also through
+    // PgBouncer, which sets it on whichever server connection it lends: asked again while requests
+    // run, as a lent connection can be between clients at the moment of one look)
+    await waitFor(
+      async () => {
+        expect((await fetch(`${started.url}/readyz`)).status).toBe(200);
+        return (await backends()).some((b) => b.application_name === pooled);
+      },
+      { timeoutMs: 10_000, everyMs: 100, what: 'a backend of the pool on DATABASE_URL' },
+    );
   }, 120_000);
 });
