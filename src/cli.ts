@@ -74,6 +74,7 @@ export async function main(argv: string[]): Promise<number> {
     const db = await openDatabase({
       databaseUrl: config.databaseUrl,
       directUrl: config.databaseDirectUrl,
+      preparedStatements: config.databasePreparedStatements,
       dataDir: config.dataDir,
       poolSize: 2,
     });

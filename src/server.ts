@@ -16,6 +16,7 @@ export async function serve(config: Config = loadConfig()): Promise<void> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     directUrl: config.databaseDirectUrl,
+    preparedStatements: config.databasePreparedStatements,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
     connectTimeoutMs: config.databaseConnectTimeoutSeconds * 1000,

@@ -16,7 +16,18 @@ describe('configuration from the environment', () => {
       webhookAllowPrivateUrls: false,
       trustProxy: false,
       runWorkers: true,
+      databasePreparedStatements: undefined,
     });
+  });
+
+  it('takes DATABASE_PREPARED_STATEMENTS as true, false or auto', () => {
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'auto' }).databasePreparedStatements).toBeUndefined();
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: '' }).databasePreparedStatements).toBeUndefined();
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'true' }).databasePreparedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'off' }).databasePreparedStatements).toBe(false);
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'sometimes' })).toThrow(
+      'DATABASE_PREPARED_STATEMENTS must be true or false, got "sometimes"',
+    );
   });
 
   it('reads numbers and refuses what is not one, naming the variable', () => {

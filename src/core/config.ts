@@ -13,6 +13,8 @@ export interface Config {
   databaseDirectUrl: string | undefined;
   /** Connections this instance keeps to PostgreSQL (DATABASE_URL only). */
   databasePoolSize: number;
+  /** DATABASE_PREPARED_STATEMENTS: true, false, or undefined for auto (off when DATABASE_DIRECT_URL differs). */
+  databasePreparedStatements: boolean | undefined;
   /** How long `serve` keeps trying to reach PostgreSQL at start before it gives up. */
   databaseConnectTimeoutSeconds: number;
   dataDir: string;
@@ -55,6 +57,12 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/** A boolean setting whose default (unset, empty or "auto") is decided where it is used. */
+function automatic(env: Env, name: string): boolean | undefined {
+  const raw = env[name]?.trim().toLowerCase();
+  return raw === undefined || raw === '' || raw === 'auto' ? undefined : boolean(env, name, false);
 }
 
 function trustProxy(env: Env): boolean | string {
@@ -105,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     databaseDirectUrl: databaseDirectUrl(env),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20, 1),
+    databasePreparedStatements: automatic(env, 'DATABASE_PREPARED_STATEMENTS'),
     databaseConnectTimeoutSeconds: integer(env, 'DATABASE_CONNECT_TIMEOUT_S', 60),
     dataDir: env.DATA_DIR || './data',
     redisUrl: env.REDIS_URL || undefined,

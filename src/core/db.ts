@@ -72,6 +72,12 @@ export interface OpenOptions {
   loadDataDir?: Blob;
   poolSize?: number;
   /**
+   * PostgreSQL only: name hot statements so the server keeps them prepared
+   * (DATABASE_PREPARED_STATEMENTS). Default: on, unless `directUrl` says a transaction pooler
+   * sits in front.
+   */
+  preparedStatements?: boolean;
+  /**
    * PostgreSQL only: keep trying to reach the server for this long (serve's
    * DATABASE_CONNECT_TIMEOUT_S); 0 = one attempt.
    */
@@ -123,8 +129,11 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   // without a listener that ends the process. With one, its next query fails instead, and the
   // pool discards it on release because it is no longer queryable.
   pool.on('error', () => {});
+  const prepared = options.preparedStatements ?? (!options.directUrl || options.directUrl === url);
+  if (prepared) preparing.add(pool);
   pool.on('connect', (client) => {
     client.on('error', () => {});
+    if (prepared) preparing.add(client);
   });
   const db = drizzlePostgres(pool) as unknown as Sql;
   pools.set(db, pool);
@@ -337,8 +346,90 @@ function processAlive(pid: number): boolean {
 
 /** Runs a query and returns its rows. */
 export async function query<Row>(db: Sql, statement: SQL): Promise<Row[]> {
+  const client = pgClientOf(db);
+  if (client) return (await queryPostgres(client, db, statement)) as Row[];
   const result = (await db.execute(statement)) as unknown as { rows: Row[] };
   return result.rows;
+}
+
+/**
+ * Timestamps, dates and intervals as the server's text (what `isoTimestamp` reads), the other
+ * types by pg's parsers (int8 and numeric as numbers, above): what drizzle asks pg for.
+ */
+const RAW_TEXT_TYPES = new Set([
+  pg.types.builtins.TIMESTAMPTZ,
+  pg.types.builtins.TIMESTAMP,
+  pg.types.builtins.DATE,
+  pg.types.builtins.INTERVAL,
+  1115, // timestamp[]
+  1182, // date[]
+  1185, // timestamptz[]
+  1187, // interval[]
+  1231, // numeric[]
+]);
+const asText = (value: string) => value;
+const resultTypes = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    RAW_TEXT_TYPES.has(oid) ? asText : pg.types.getTypeParser(oid, format),
+} as pg.CustomTypesConfig;
+
+/** The pg pool or transaction connection behind a drizzle handle of ours; undefined on PGlite. */
+function pgClientOf(db: Sql): pg.Pool | pg.ClientBase | undefined {
+  const client = (db as unknown as { session?: { client?: unknown } }).session?.client;
+  return client instanceof pg.Pool || client instanceof pg.Client ? client : undefined;
+}
+
+/**
+ * Pools (and their connections) whose statements may be named: PostgreSQL then keeps each
+ * hot statement parsed, and after five runs usually a generic plan, per connection
+ * (docs/performance.md). Off through a transaction-pooling PgBouncer, which older than 1.21
+ * cannot follow a named statement from one server connection to the next.
+ */
+const preparing = new WeakSet<object>();
+/** At most this many statement texts get names: dynamic SQL never fills the server's memory. */
+const MAX_NAMED_STATEMENTS = 200;
+/** Names by statement text, given on a text's second run; texts seen once, by text. */
+const statementNames = new Map<string, string>();
+const seenOnce = new Set<string>();
+let namesGeneration = 0;
+
+function statementName(text: string): string | undefined {
+  const name = statementNames.get(text);
+  if (name !== undefined || statementNames.size >= MAX_NAMED_STATEMENTS) return name;
+  if (!seenOnce.has(text)) {
+    if (seenOnce.size >= 2_000) seenOnce.clear();
+    seenOnce.add(text);
+    return undefined;
+  }
+  seenOnce.delete(text);
+  const named = `fh${namesGeneration}_${statementNames.size}`;
+  statementNames.set(text, named);
+  return named;
+}
+
+/**
+ * pg directly rather than through drizzle's per-call prepared-query objects (a third of a
+ * short request's CPU). A failure keeps drizzle's shape, `Failed query: <sql>` with the
+ * driver's error as its cause, and never the parameters.
+ */
+async function queryPostgres(client: pg.Pool | pg.ClientBase, db: Sql, statement: SQL): Promise<unknown[]> {
+  const dialect = (db as unknown as { dialect: { sqlToQuery(statement: SQL): { sql: string; params: unknown[] } } })
+    .dialect;
+  const { sql: text, params } = dialect.sqlToQuery(statement);
+  const name = preparing.has(client) ? statementName(text) : undefined;
+  try {
+    return (await client.query({ name, text, values: params, types: resultTypes })).rows;
+  } catch (error) {
+    // A column added under a running instance (a rolling deploy's migration) changes what a
+    // named `select *` returns, which PostgreSQL refuses for the plan it kept: name everything
+    // afresh, and outside a transaction run this one again.
+    if (name !== undefined && (error as { code?: string }).code === '0A000') {
+      statementNames.clear();
+      namesGeneration += 1;
+      if (client instanceof pg.Pool) return (await client.query({ text, values: params, types: resultTypes })).rows;
+    }
+    throw new Error(`Failed query: ${text}`, { cause: error });
+  }
 }
 
 export async function queryOne<Row>(db: Sql, statement: SQL): Promise<Row | undefined> {
@@ -458,6 +549,9 @@ const UNAVAILABLE_MESSAGES = [
   /^timeout exceeded when trying to connect/,
   /^Cannot use a pool after calling end on the pool/,
   /^Client was closed/,
+  // a named statement's kept plan outlived a schema change (`queryPostgres`): inside a
+  // transaction the request answers 503 and its retry runs on freshly named statements
+  /^cached plan must not change result type/,
 ];
 
 /**
