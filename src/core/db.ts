@@ -344,10 +344,19 @@ function processAlive(pid: number): boolean {
   }
 }
 
+export interface QueryOptions {
+  /**
+   * false: never a named statement, so the server plans it on each run for the table as it is
+   * then. For queue tables (leases, outboxes), whose size swings in seconds: a plan kept from
+   * when the queue was short reads the whole backlog once it is long.
+   */
+  prepared?: boolean;
+}
+
 /** Runs a query and returns its rows. */
-export async function query<Row>(db: Sql, statement: SQL): Promise<Row[]> {
+export async function query<Row>(db: Sql, statement: SQL, options: QueryOptions = {}): Promise<Row[]> {
   const client = pgClientOf(db);
-  if (client) return (await queryPostgres(client, db, statement)) as Row[];
+  if (client) return (await queryPostgres(client, db, statement, options.prepared !== false)) as Row[];
   const result = (await db.execute(statement)) as unknown as { rows: Row[] };
   return result.rows;
 }
@@ -412,11 +421,16 @@ function statementName(text: string): string | undefined {
  * short request's CPU). A failure keeps drizzle's shape, `Failed query: <sql>` with the
  * driver's error as its cause, and never the parameters.
  */
-async function queryPostgres(client: pg.Pool | pg.ClientBase, db: Sql, statement: SQL): Promise<unknown[]> {
+async function queryPostgres(
+  client: pg.Pool | pg.ClientBase,
+  db: Sql,
+  statement: SQL,
+  prepared: boolean,
+): Promise<unknown[]> {
   const dialect = (db as unknown as { dialect: { sqlToQuery(statement: SQL): { sql: string; params: unknown[] } } })
     .dialect;
   const { sql: text, params } = dialect.sqlToQuery(statement);
-  const name = preparing.has(client) ? statementName(text) : undefined;
+  const name = prepared && preparing.has(client) ? statementName(text) : undefined;
   try {
     return (await client.query({ name, text, values: params, types: resultTypes })).rows;
   } catch (error) {
@@ -432,8 +446,8 @@ async function queryPostgres(client: pg.Pool | pg.ClientBase, db: Sql, statement
   }
 }
 
-export async function queryOne<Row>(db: Sql, statement: SQL): Promise<Row | undefined> {
-  const rows = await query<Row>(db, statement);
+export async function queryOne<Row>(db: Sql, statement: SQL, options?: QueryOptions): Promise<Row | undefined> {
+  const rows = await query<Row>(db, statement, options);
   return rows[0];
 }
 

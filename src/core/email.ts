@@ -133,6 +133,8 @@ class OutboxSender {
             where id in (select id from emails where status = 'pending' and next_attempt_at <= ${now}
                          order by next_attempt_at limit ${BATCH} for update skip locked)
             returning id, to_address, subject, text_body, html_body, attempts`,
+        // planned on each run: the outbox goes from empty to thousands of messages in seconds
+        { prepared: false },
       );
     } catch (error) {
       if (isDatabaseUnavailable(error)) this.claimInDoubt = leaseUntil;

@@ -27,6 +27,9 @@ export interface ClaimedAttempt {
  * the same rows while they claim, and the lease keeps them off while the attempt runs. A lease
  * left by a crashed instance expires and the attempt is claimed again (at least once).
  */
+/** Planned on each run: the pending attempts go from none to a backlog of thousands in seconds. */
+const QUEUE = { prepared: false };
+
 export function claimDueAttempts(
   db: Sql,
   claim: { now: Date; leaseUntil: Date; owner: string; limit: number; exclude: string[] },
@@ -37,7 +40,8 @@ export function claimDueAttempts(
           select id from webhook_deliveries
           where status = 'pending' and next_attempt_at <= ${claim.now}
             and (leased_until is null or leased_until <= ${claim.now})
-            and id <> all(${textArray(claim.exclude)})
+            -- a hashed subplan: \`<> all(array)\` compared every due row with every held id
+            and id not in (select unnest(${textArray(claim.exclude)}))
           order by next_attempt_at
           limit ${claim.limit}
           for update skip locked
@@ -50,7 +54,11 @@ export function claimDueAttempts(
                coalesce(e.body, e.payload::text) as body
         from claimed c
         join webhook_endpoints w on w.id = c.endpoint_id and w.account_id = c.account_id and w.environment = c.environment
-        join events e on e.id = c.event_id and e.account_id = c.account_id and e.environment = c.environment`,
+        -- by the primary key alone (the foreign key ties the event to this tenant): with the
+        -- tenant columns too, a planner without statistics yet (a burst into a new table) may
+        -- pick the tenant's list index and read all of its events for each attempt
+        join events e on e.id = c.event_id`,
+    QUEUE,
   );
 }
 
@@ -61,6 +69,7 @@ export async function renewLeases(db: Sql, owner: string, ids: string[], until: 
     db,
     sql`update webhook_deliveries set leased_until = ${until}
         where id = any(${textArray(ids)}) and lease_owner = ${owner} and status = 'pending'`,
+    QUEUE,
   );
 }
 
@@ -71,6 +80,7 @@ export async function releaseLeases(db: Sql, owner: string, ids: string[]): Prom
     db,
     sql`update webhook_deliveries set leased_until = null
         where id = any(${textArray(ids)}) and lease_owner = ${owner} and status = 'pending'`,
+    QUEUE,
   );
 }
 
@@ -100,6 +110,7 @@ export async function completeAttempt(
           next_attempt_at = ${outcome.nextAttemptAt}, leased_until = null
         where ${tenantIs(tenant)} and id = ${id} and lease_owner = ${owner} and status = 'pending'
         returning id`,
+    QUEUE,
   );
   return row !== undefined;
 }
@@ -149,6 +160,7 @@ export async function completeSuccesses(db: Sql, owner: string, successes: Succe
         from (select distinct endpoint_id, account_id, environment from done) e
         where w.id = e.endpoint_id and w.account_id = e.account_id and w.environment = e.environment
           and w.failing_since is not null`,
+    QUEUE,
   );
 }
 
