@@ -1,5 +1,6 @@
-// Pieces the business-setup pages share (Settings > Zones, Team): weekly hours as a form, lists
-// of checkboxes, numbers read from a form, and the services' refusals shown next to the field.
+// Pieces the business-setup pages share (Settings > Zones, Team): the list's header and notices,
+// weekly hours as a form, lists of checkboxes, numbers read from a form, and the services'
+// refusals shown next to the field.
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { AppError } from '../../core/errors.ts';
 import type { Tenant } from '../../core/tenant.ts';
@@ -23,6 +24,21 @@ const DAY_NAMES: Record<(typeof WEEK)[number], string> = {
   saturday: 'Saturday',
   sunday: 'Sunday',
 };
+
+/** A setup list's header (Zones, Team): under Settings, with the button to the add form. */
+export function setupListHeader(page: { href: string; title: string; description: string; add: string }): SafeHtml {
+  return pageHeader({
+    title: page.title,
+    description: page.description,
+    breadcrumbs: [{ href: page.href, label: 'Settings' }],
+    actions: html`<a class="button" href="${page.href}/new">${page.add}</a>`,
+  });
+}
+
+/** What the last change did, from `?done=` after its redirect: the page's message for it, if any. */
+export function doneNotice(messages: Record<string, string>, done: string): SafeHtml | null {
+  return messages[done] ? html`<div class="alert success" role="status">${messages[done]}</div>` : null;
+}
 
 /**
  * A service's refusal as the form shows it: conflicts (a ZIP another zone serves, a booking in
