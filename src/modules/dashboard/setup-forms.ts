@@ -7,7 +7,7 @@ import type { Tenant } from '../../core/tenant.ts';
 import { errorNextTo, type FieldError, fieldError, formField, invalidIf } from '../../web/forms.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { type Session, sessionTenant } from '../sessions/index.ts';
-import { confirmForm, pageHeader, sendShell } from './shell.ts';
+import { confirmationOn, confirmForm, formButtons, pageHeader, sendShell } from './shell.ts';
 
 export const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
@@ -153,7 +153,7 @@ export function archiveStepView<Item extends { id: string; name: string }>(
   const page = `${step.list.href}/${item.id}`;
   return html`${pageHeader({ title: step.title(item), breadcrumbs: [step.list] })}
 ${error ? html`<div class="alert error" role="alert" id="form-error">${error.message}</div>` : null}
-${confirmForm(session, { action: `${page}/archive`, ...step.confirmation(item), cancelHref: page })}`;
+${confirmForm(session, confirmationOn(page, 'archive', step.confirmation(item)))}`;
 }
 
 /** A Settings form's buttons: add or save, back to the list, and for a saved item the way to its archive step. */
@@ -162,11 +162,14 @@ export function formActions<Item extends { id: string; name: string }>(
   item: Item | undefined,
   add: string,
 ): SafeHtml {
-  return html`<div class="actions">
-    <button type="submit">${item ? 'Save changes' : add}</button>
-    <a class="button secondary" href="${step.list.href}">Cancel</a>
-    ${item ? html`<a class="button link danger" href="${step.list.href}/${item.id}/archive">${step.confirmation(item).button}</a>` : null}
-  </div>`;
+  return formButtons({
+    editing: Boolean(item),
+    add,
+    cancel: step.list.href,
+    more: item
+      ? html`<a class="button link danger" href="${step.list.href}/${item.id}/archive">${step.confirmation(item).button}</a>`
+      : null,
+  });
 }
 
 /**
