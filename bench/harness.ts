@@ -174,13 +174,7 @@ export async function startBenchServer(options: { env?: Record<string, string> }
   const countPort = await freePort();
   const child = await startProcess(['--import', STATEMENT_COUNTER, ...nodeArgs, CLI, 'serve'], port, {
     BENCH_STATEMENTS_PORT: String(countPort),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    BASE_URL: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'silent',
-    RATE_LIMIT_MAX: '100000000',
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    DATABASE_URL: databaseUrl,
+    ...serveEnv(port, databaseUrl),
     ...options.env,
   });
   return {
@@ -391,16 +385,20 @@ export async function startPgBouncer(poolSize = 20): Promise<BenchPgBouncer> {
 /** One more `fieldhand serve` process on `server`'s database, with `env` over the bench's settings. */
 export async function startBenchInstance(server: BenchServer, env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  return startProcess([...START_FLAGS, CLI, 'serve'], port, {
+  return startProcess([...START_FLAGS, CLI, 'serve'], port, { ...serveEnv(port, server.databaseUrl), ...env });
+}
+
+/** The bench's settings for a `fieldhand serve` on `port`: quiet, no rate limit, webhooks to local receivers. */
+function serveEnv(port: number, databaseUrl: string): Record<string, string> {
+  return {
     PORT: String(port),
     HOST: '127.0.0.1',
     BASE_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'silent',
     RATE_LIMIT_MAX: '100000000',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    DATABASE_URL: server.databaseUrl,
-    ...env,
-  });
+    DATABASE_URL: databaseUrl,
+  };
 }
 
 /**

@@ -38,23 +38,15 @@ begin
 end
 $$;
 
-create trigger industries_catalog_version after insert or update or delete on industries
-  for each row execute function bump_catalog_version();
-create trigger product_categories_catalog_version after insert or update or delete on product_categories
-  for each row execute function bump_catalog_version();
-create trigger products_catalog_version after insert or update or delete on products
-  for each row execute function bump_catalog_version();
-create trigger extras_catalog_version after insert or update or delete on extras
-  for each row execute function bump_catalog_version();
-create trigger zones_catalog_version after insert or update or delete on zones
-  for each row execute function bump_catalog_version();
-create trigger zone_zips_catalog_version after insert or update or delete on zone_zips
-  for each row execute function bump_catalog_version();
-create trigger zone_coverage_catalog_version after insert or update or delete on zone_coverage
-  for each row execute function bump_catalog_version();
-create trigger staff_catalog_version after insert or update or delete on staff
-  for each row execute function bump_catalog_version();
-create trigger staff_zones_catalog_version after insert or update or delete on staff_zones
-  for each row execute function bump_catalog_version();
-create trigger catalog_settings_catalog_version after insert or update or delete on catalog_settings
-  for each row execute function bump_catalog_version();
+-- one trigger per cached table, named <table>_catalog_version
+do $$
+declare
+  cached text;
+begin
+  foreach cached in array array['industries', 'product_categories', 'products', 'extras', 'zones', 'zone_zips',
+                                'zone_coverage', 'staff', 'staff_zones', 'catalog_settings'] loop
+    execute format('create trigger %I after insert or update or delete on %I for each row execute function bump_catalog_version()',
+                   cached || '_catalog_version', cached);
+  end loop;
+end
+$$;

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
 import { createTestAccount, startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
+import { createdBody } from './helpers/http.ts';
 
 let t: TestApp;
 let acct: TestAccount;
@@ -21,9 +22,7 @@ const jane = {
 describe('customers', () => {
   it('creates a customer with its default address, stats, preferences and an invitation e-mail', async () => {
     const res = await acct.api.post('/v1/customers', jane);
-    expect(res.status).toBe(201);
-    const customer = res.body;
-    expect(customer.id).toMatch(/^cust_[0-9A-Za-z]{24}$/);
+    const customer = createdBody(res, 'cust');
     expect(customer).toMatchObject({
       first_name: 'Jane',
       last_name: 'Doe',

@@ -2,8 +2,8 @@
 // an industry with the forms, errors next to their field, reorder, archive after confirmation,
 // and the other environment's and account's items as 404 pages.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestAccount, startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
-import { csrfFrom, type FormClient, signedInClient } from './helpers/forms.ts';
+import { createTestAccount, type TestAccount, type TestApp } from './helpers/app.ts';
+import { type FormClient, startSignedIn } from './helpers/forms.ts';
 
 const SERVICES = '/dashboard/settings/services';
 let t: TestApp;
@@ -12,9 +12,7 @@ let browser: FormClient;
 let csrf: string;
 
 beforeAll(async () => {
-  ({ t, acct } = await startWithAccount({ workers: false }, { demo: true }));
-  browser = await signedInClient(t.url, acct);
-  csrf = csrfFrom((await browser.get(SERVICES)).text);
+  ({ t, acct, browser, csrf } = await startSignedIn({ workers: false }));
   return t.close;
 });
 

@@ -4,9 +4,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/core/clock.ts';
 import { query, sql } from '../src/core/db.ts';
-import { createTestAccount, startWithAccount, type TestAccount, type TestApp } from './helpers/app.ts';
+import { EMPTY_COUPON } from '../src/modules/dashboard/coupons.view.ts';
+import { createTestAccount, type TestAccount, type TestApp } from './helpers/app.ts';
 import { newCustomer, newInvoice } from './helpers/billing.ts';
-import { csrfFrom, csrfOf, errorNextTo, type FormClient, signedInClient } from './helpers/forms.ts';
+import { csrfFrom, errorNextTo, type FormClient, signedInClient, startSignedIn } from './helpers/forms.ts';
 
 const clock = new ManualClock('2026-06-01T12:00:00Z');
 let t: TestApp;
@@ -19,26 +20,17 @@ function signedIn(account: TestAccount): Promise<FormClient> {
 }
 
 beforeAll(async () => {
-  ({ t, acct } = await startWithAccount({ clock, workers: false }, { demo: true }));
-  browser = await signedIn(acct);
-  csrf = await csrfOf(browser);
+  ({ t, acct, browser, csrf } = await startSignedIn({ clock, workers: false }));
   return t.close;
 });
 
 const COUPONS = '/dashboard/settings/coupons';
 
+// The add form as a browser posts it: every text field, empty unless given (unchecked boxes are not sent).
+const { industries: _industries, is_active: _isActive, ...EMPTY_FIELDS } = EMPTY_COUPON;
+
 function couponFields(fields: Record<string, string | string[]>) {
-  return {
-    _csrf: csrf,
-    code: '',
-    description: '',
-    percent_off: '',
-    amount_off: '',
-    valid_from: '',
-    valid_until: '',
-    max_redemptions: '',
-    ...fields,
-  };
+  return { _csrf: csrf, ...EMPTY_FIELDS, ...fields };
 }
 
 describe('Settings > Coupons', () => {

@@ -1,8 +1,8 @@
 // The repository statements every module writes the same way, for a table named by the module:
 // inserting a row, a read that may lock its row, an update of the columns that changed, and
 // reading or removing one of a customer's rows (addresses, cards) while keeping one of them the
-// default.
-import { query, queryOne, type SQL, type Sql, sql } from './db.ts';
+// default; replacing what a row links to (a zone's ZIPs, a crew member's zones).
+import { query, queryOne, type SQL, type Sql, sql, textArray } from './db.ts';
 import { type Tenant, tenantIs } from './tenant.ts';
 
 /**
@@ -111,5 +111,31 @@ export function findCustomersRow<Row>(db: Sql, table: string, columns: SQL, tena
     db,
     sql`select ${columns} from ${sql.identifier(table)}
         where ${tenantIs(tenant)} and customer_id = ${row.customerId} and id = ${row.id} and removed_at is null`,
+  );
+}
+
+/** A link table: each row ties the owner (`owner` column) to one value (`value` column). */
+export interface Links {
+  table: string;
+  owner: string;
+  value: string;
+}
+
+/** Makes the owner's links exactly `values`: its rows are deleted and these inserted. */
+export async function replaceLinks(
+  db: Sql,
+  tenant: Tenant,
+  links: Links,
+  ownerId: string,
+  values: readonly string[],
+): Promise<void> {
+  const table = sql.identifier(links.table);
+  const owner = sql.identifier(links.owner);
+  const value = sql.identifier(links.value);
+  await query(db, sql`delete from ${table} where ${tenantIs(tenant)} and ${owner} = ${ownerId}`);
+  await query(
+    db,
+    sql`insert into ${table} (account_id, environment, ${owner}, ${value})
+        select ${tenant.accountId}, ${tenant.environment}, ${ownerId}, v from unnest(${textArray(values)}) as v`,
   );
 }

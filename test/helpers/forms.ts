@@ -1,5 +1,6 @@
 // A tiny browser stand-in for page tests: keeps cookies, submits forms, reads CSRF tokens.
 import { expect } from 'vitest';
+import { startWithAccount, type TestAccount, type TestApp } from './app.ts';
 
 export interface PageResponse {
   status: number;
@@ -99,6 +100,18 @@ export async function signedInClient(
 /** The CSRF token of the client's session, from the dashboard's home page. */
 export async function csrfOf(client: FormClient): Promise<string> {
   return csrfFrom((await client.get('/dashboard')).text);
+}
+
+/**
+ * A server and a demo account whose admin is signed in to the dashboard, with the session's CSRF
+ * token, for the page tests of one file: `({ t, acct, browser, csrf } = await startSignedIn())`.
+ */
+export async function startSignedIn(
+  options: Parameters<typeof startWithAccount>[0] = {},
+): Promise<{ t: TestApp; acct: TestAccount; browser: FormClient; csrf: string }> {
+  const { t, acct } = await startWithAccount(options, { demo: true });
+  const browser = await signedInClient(t.url, acct);
+  return { t, acct, browser, csrf: await csrfOf(browser) };
 }
 
 /** The text of the field error a dashboard page shows under the field named `name`, if any. */

@@ -1,4 +1,5 @@
 // A small HTTP client for tests: real requests, parsed JSON, headers kept.
+import { expect } from 'vitest';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -12,6 +13,13 @@ export interface Api {
   patch<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse<T>>;
   delete<T = any>(path: string, headers?: Record<string, string>): Promise<ApiResponse<T>>;
   raw(path: string, init: RequestInit): Promise<ApiResponse>;
+}
+
+/** The body of a 201 that created a resource, after checking its new id: `prefix`_ and 24 base62 characters. */
+export function createdBody(res: ApiResponse, prefix: string) {
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  expect(res.body.id).toMatch(new RegExp(`^${prefix}_[0-9A-Za-z]{24}$`));
+  return res.body;
 }
 
 /** Status, headers and the body: parsed when it is JSON, else the text. */

@@ -2,7 +2,9 @@
 // config; credentials come from resolvers registered by the modules that issue them
 // (API keys, OAuth access tokens), so this file knows no credential's storage.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { CredentialCache } from '../cache.ts';
 import { AppError } from '../errors.ts';
+import { hashSecret } from '../ids.ts';
 import type { Tenant } from '../tenant.ts';
 
 export const SCOPES = [
@@ -66,6 +68,38 @@ export function invalidCredentials(message: string): AppError {
   return new AppError('invalid_credentials', message, {
     headers: { 'www-authenticate': 'Bearer realm="fieldhand", error="invalid_token"' },
   });
+}
+
+/** How a resolver finds its stored credentials (`storedCredential`). */
+export interface StoredCredentials<Row extends { revoked_at: unknown }> {
+  /** The row of a token, by the token's hash. */
+  find(tokenHash: string): Promise<Row | null | undefined>;
+  /** What requests need of a row that is not revoked. */
+  known(row: Row): KnownCredential;
+  /** The message that refuses a revoked credential. */
+  revoked: string;
+}
+
+/**
+ * A stored credential (an API key, an access token) through the process's cache. A revoked one is
+ * not cached, like an unknown one: each use asks the database again, and is refused with a 401
+ * that says it was revoked.
+ */
+export async function storedCredential<Row extends { revoked_at: unknown }>(
+  cache: CredentialCache<KnownCredential>,
+  token: string,
+  stored: StoredCredentials<Row>,
+): Promise<KnownCredential | null> {
+  const tokenHash = hashSecret(token);
+  let revoked = false;
+  const known = await cache.resolve(tokenHash, async () => {
+    const row = await stored.find(tokenHash);
+    if (row?.revoked_at) revoked = true;
+    if (!row || row.revoked_at) return null;
+    return stored.known(row);
+  });
+  if (revoked) throw invalidCredentials(stored.revoked);
+  return known;
 }
 
 declare module 'fastify' {

@@ -8,6 +8,7 @@ import type { Static, TSchema } from 'typebox';
 import type { Deps } from '../deps.ts';
 import type { Tenant } from '../tenant.ts';
 import { type Scope, tenantOf } from './auth.ts';
+import { documentExamples, type Examples } from './openapi.ts';
 import { action, type Documentation, operation } from './operation.ts';
 import { replyList, replyNoContent, replyWith } from './replies.ts';
 import { IdParams } from './schemas.ts';
@@ -45,8 +46,19 @@ export interface RouteSpec<Path extends string, B extends TSchema | undefined, Q
   ) => Promise<unknown>;
 }
 
-/** Declares routes for `app` whose operations carry `tags`: `route('POST /v1/x/:id/verb', scope, spec)`. */
-export function routesOf(app: FastifyInstance, deps: Deps, tags: string[]) {
+/** What a module's routes share: the document's tags, its examples and the component schemas it answers with. */
+export interface ModuleRoutes {
+  tags: string[];
+  /** The module's examples for the OpenAPI document (`documentExamples`). */
+  examples?: Examples;
+  /** Component schemas (with an `$id`) the routes refer to by `Type.Ref`, added to `app` first. */
+  schemas?: TSchema[];
+}
+
+/** Declares a module's routes on `app`: `route('POST /v1/x/:id/verb', scope, spec)`, each carrying its tags. */
+export function routesOf(app: FastifyInstance, deps: Deps, { tags, examples, schemas = [] }: ModuleRoutes) {
+  if (examples) documentExamples(app, examples);
+  for (const schema of schemas) app.addSchema(schema);
   return function route<
     Endpoint extends `${Method} ${string}`,
     B extends TSchema | undefined = undefined,

@@ -3,7 +3,7 @@
 import { isoTimestamp } from '../../core/db.ts';
 import type { Deps } from '../../core/deps.ts';
 import { found, notFound } from '../../core/errors.ts';
-import { type CredentialResolver, invalidCredentials } from '../../core/http/auth.ts';
+import { type CredentialResolver, storedCredential } from '../../core/http/auth.ts';
 import { hashSecret, newId, randomBase62 } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import * as repository from './accounts.repository.ts';
@@ -72,26 +72,17 @@ export function apiKeyResolver(deps: Deps): CredentialResolver {
     recognises: (token) => KEY_PREFIX.test(token),
     resolve: async (token) => {
       if (!KEY_PATTERN.test(token)) return null;
-      const keyHash = hashSecret(token);
-      let revoked = false;
-      const known = await deps.credentials.resolve(keyHash, async () => {
-        const row = await repository.findApiKeyByHash(deps.db, keyHash);
-        // a revoked key is not cached, like an unknown one: each use asks the database again
-        if (row?.revoked_at) revoked = true;
-        if (!row || row.revoked_at) return null;
-        return {
+      const known = await storedCredential(deps.credentials, token, {
+        find: (keyHash) => repository.findApiKeyByHash(deps.db, keyHash),
+        known: (row) => ({
           principal: {
             tenant: { accountId: row.account_id, environment: row.environment },
             credential: { kind: 'api_key', id: row.id, scopes: null },
           },
           expiresAt: null,
-        };
+        }),
+        revoked: 'This API key has been revoked: create a new key (Settings > Integrations > API Keys) and use that.',
       });
-      if (revoked) {
-        throw invalidCredentials(
-          'This API key has been revoked: create a new key (Settings > Integrations > API Keys) and use that.',
-        );
-      }
       if (!known) return null;
       const keyId = known.principal.credential.id;
       const now = deps.clock.now();

@@ -1,6 +1,7 @@
 // Examples for the OpenAPI document (core/http/openapi.ts): taken from real answers of the API
 // to a demo account, so each is what a client will see; a test validates them against their schemas.
 import type { Examples } from '../../core/http/openapi.ts';
+import { pricingExample } from '../catalog/index.ts';
 
 // A booking as lists show it; its detail (one booking, and what create and the actions answer)
 // is the same with the timeline, crew, invoices and subscription added.
@@ -32,25 +33,7 @@ const booking = {
     zip: '10001',
   },
   zone_id: 'zone_V392TO08W0H4MuX57nyFOdkT',
-  pricing: {
-    industry: 'residential-cleaning',
-    zone: {
-      id: 'zone_V392TO08W0H4MuX57nyFOdkT',
-      name: 'Manhattan',
-    },
-    currency: 'usd',
-    base_price: 12500,
-    zone_adjustment: 1250,
-    extras: [],
-    extras_total: 0,
-    subtotal: 13750,
-    discounts: [],
-    discount: 0,
-    tax_rate: 8.875,
-    tax: 1220,
-    total: 14970,
-    estimated_duration: 120,
-  },
+  pricing: pricingExample,
   coupon_code: null,
   assigned_crew: ['staff_WgpP39asQ8daG8CgX0GaD381'],
   notes: 'Two cats; please keep the bedroom doors closed.',

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
-import { documentExamples } from '../../core/http/openapi.ts';
 import { created, ok } from '../../core/http/operation.ts';
 import { routesOf } from '../../core/http/routes.ts';
 import { bookingsExamples } from './bookings.examples.ts';
@@ -18,18 +17,17 @@ import {
 import * as bookings from './bookings.service.ts';
 import { cancelBooking, completeBooking, startBooking } from './lifecycle.service.ts';
 
-const tags = ['Bookings'];
-
 const LIST_DESCRIPTION =
   'Newest first by default; `sort` is scheduled_at, -scheduled_at, created_at or -created_at. ' +
   '`date_from`/`date_to` filter on scheduled_at (a plain date is a whole UTC day, date_to inclusive). ' +
   '`metadata[key]=value` keeps bookings whose metadata holds that pair.';
 
 export function bookingRoutes(app: FastifyInstance, deps: Deps) {
-  documentExamples(app, bookingsExamples);
-  const route = routesOf(app, deps, tags);
-  app.addSchema(Booking);
-  app.addSchema(BookingDetail);
+  const route = routesOf(app, deps, {
+    tags: ['Bookings'],
+    examples: bookingsExamples,
+    schemas: [Booking, BookingDetail],
+  });
   const detail = Type.Ref('BookingDetail');
 
   route('GET /v1/bookings', 'bookings:read', {

@@ -42,6 +42,11 @@ const Strict = <T extends Record<string, TSchema>>(properties: T) =>
 const IdOf = (prefix: string) =>
   Type.String({ pattern: `^${prefix}_[0-9A-Za-z]{1,64}$`, description: `an id starting with ${prefix}_` });
 
+// Every industry, category, product and extra is found by its slug, may carry the id it was
+// exported with, and has a name.
+const Item = <T extends Record<string, TSchema>>(prefix: string, fields: T) =>
+  Strict({ id: Type.Optional(IdOf(prefix)), slug: Slug, name: Name, ...fields });
+
 const DayHours = Nullable(Strict({ open: Time, close: Time }));
 const Hours = Strict({
   monday: Type.Optional(DayHours),
@@ -53,10 +58,7 @@ const Hours = Strict({
   sunday: Type.Optional(DayHours),
 });
 
-const Product = Strict({
-  id: Type.Optional(IdOf('prod')),
-  slug: Slug,
-  name: Name,
+const Product = Item('prod', {
   description: Type.Optional(Text),
   base_price: Money,
   minutes: Minutes,
@@ -64,17 +66,11 @@ const Product = Strict({
   room: Type.Optional(Nullable(RoomName)),
 });
 
-const Category = Strict({
-  id: Type.Optional(IdOf('pcat')),
-  slug: Slug,
-  name: Name,
+const Category = Item('pcat', {
   products: Type.Array(Product),
 });
 
-const Extra = Strict({
-  id: Type.Optional(IdOf('extra')),
-  slug: Slug,
-  name: Name,
+const Extra = Item('extra', {
   description: Type.Optional(Text),
   price: Money,
   price_type: PriceType,
@@ -82,10 +78,7 @@ const Extra = Strict({
   minutes: Type.Optional(Minutes),
 });
 
-const Industry = Strict({
-  id: Type.Optional(IdOf('ind')),
-  slug: Slug,
-  name: Name,
+const Industry = Item('ind', {
   description: Type.Optional(Text),
   icon: Type.Optional(Icon),
   configuration_type: ConfigurationType,
@@ -381,11 +374,14 @@ export function roomProblems(configurationType: string, rooms: readonly Room[]):
 function ruleProblems(file: CatalogFile): Omit<Problem, 'line'>[] {
   const problems: Omit<Problem, 'line'>[] = [];
   const add = (path: string, message: string) => problems.push({ path, message });
+  // ids, slugs, zone names and coupon codes: each may stand once among its kind
+  const claim = (seen: Set<string>, key: string, path: string, what: string) => {
+    if (seen.has(key)) add(path, `the ${what} is used twice`);
+    seen.add(key);
+  };
   const ids = new Set<string>();
   const claimId = (id: string | undefined, path: string) => {
-    if (id === undefined) return;
-    if (ids.has(id)) add(`${path}.id`, `the id ${id} is used twice`);
-    ids.add(id);
+    if (id !== undefined) claim(ids, id, `${path}.id`, `id ${id}`);
   };
   const percent = (value: number | null | undefined, path: string) => {
     if (typeof value === 'number' && !atMostThreeDecimals(value)) add(path, 'must have at most 3 decimals');
@@ -395,21 +391,18 @@ function ruleProblems(file: CatalogFile): Omit<Problem, 'line'>[] {
   file.industries.forEach((industry, i) => {
     const at = `industries[${i}]`;
     claimId(industry.id, at);
-    if (industrySlugs.has(industry.slug)) add(`${at}.slug`, `the industry slug ${industry.slug} is used twice`);
-    industrySlugs.add(industry.slug);
+    claim(industrySlugs, industry.slug, `${at}.slug`, `industry slug ${industry.slug}`);
     const categorySlugs = new Set<string>();
     const productSlugs = new Set<string>();
     const rooms: Room[] = [];
     industry.categories.forEach((category, c) => {
       const catAt = `${at}.categories[${c}]`;
       claimId(category.id, catAt);
-      if (categorySlugs.has(category.slug)) add(`${catAt}.slug`, `the category slug ${category.slug} is used twice`);
-      categorySlugs.add(category.slug);
+      claim(categorySlugs, category.slug, `${catAt}.slug`, `category slug ${category.slug}`);
       category.products.forEach((product, p) => {
         const prodAt = `${catAt}.products[${p}]`;
         claimId(product.id, prodAt);
-        if (productSlugs.has(product.slug)) add(`${prodAt}.slug`, `the product slug ${product.slug} is used twice`);
-        productSlugs.add(product.slug);
+        claim(productSlugs, product.slug, `${prodAt}.slug`, `product slug ${product.slug}`);
         if (product.room) {
           const [problem] = roomProblems(industry.configuration_type, [product.room]);
           if (industry.configuration_type !== 'room_based' && problem) add(`${prodAt}.room`, problem);
@@ -424,8 +417,7 @@ function ruleProblems(file: CatalogFile): Omit<Problem, 'line'>[] {
     industry.extras.forEach((extra, e) => {
       const extraAt = `${at}.extras[${e}]`;
       claimId(extra.id, extraAt);
-      if (extraSlugs.has(extra.slug)) add(`${extraAt}.slug`, `the extra slug ${extra.slug} is used twice`);
-      extraSlugs.add(extra.slug);
+      claim(extraSlugs, extra.slug, `${extraAt}.slug`, `extra slug ${extra.slug}`);
       const problem = extraProblem(extra);
       if (problem) add(`${extraAt}.unit_label`, problem);
     });
@@ -443,9 +435,7 @@ function ruleProblems(file: CatalogFile): Omit<Problem, 'line'>[] {
   file.zones.forEach((zone, z) => {
     const at = `zones[${z}]`;
     claimId(zone.id, at);
-    const key = zone.name.toLowerCase();
-    if (zoneNames.has(key)) add(`${at}.name`, `the zone name ${zone.name} is used twice`);
-    zoneNames.add(key);
+    claim(zoneNames, zone.name.toLowerCase(), `${at}.name`, `zone name ${zone.name}`);
     if (!isValidTimeZone(zone.timezone)) add(`${at}.timezone`, `unknown timezone ${zone.timezone}`);
     if (new Set(zone.zips).size !== zone.zips.length) add(`${at}.zips`, 'a ZIP code is listed twice');
     knownIndustries(zone.industries, `${at}.industries`);
@@ -479,9 +469,7 @@ function ruleProblems(file: CatalogFile): Omit<Problem, 'line'>[] {
   file.coupons.forEach((coupon, c) => {
     const at = `coupons[${c}]`;
     claimId(coupon.id, at);
-    const key = coupon.code.toLowerCase();
-    if (codes.has(key)) add(`${at}.code`, `the coupon code ${coupon.code} is used twice`);
-    codes.add(key);
+    claim(codes, coupon.code.toLowerCase(), `${at}.code`, `coupon code ${coupon.code}`);
     for (const problem of couponProblems(coupon, (slug) => industrySlugs.has(slug))) {
       const message = problem.path.startsWith('industries') ? `${problem.message} in this file` : problem.message;
       add(problem.path ? `${at}.${problem.path}` : at, message);

@@ -91,6 +91,46 @@ const newStaffMember = {
   },
 };
 
+// The window product and the screens extra the create requests below make, as lists show them;
+// their details add where they sit (the fields in between keep the API's order).
+const standardWindow = {
+  id: 'prod_zNKkrh0OykoeSXVzYl6fLrs3',
+  name: 'Standard window',
+  base_price: 1200,
+  description: '',
+  in_catalog: true,
+};
+
+const screens = {
+  id: 'extra_9CziXG5eM7uo0LjjAdPWIzSs',
+  name: 'Screens',
+  description: '',
+  price: 300,
+  price_type: 'per_unit',
+  unit_label: 'screen',
+};
+
+// A price quote for the demo's Manhattan zone; a booking carries the same object as its pricing.
+export const pricingExample = {
+  industry: 'residential-cleaning',
+  zone: {
+    id: 'zone_V392TO08W0H4MuX57nyFOdkT',
+    name: 'Manhattan',
+  },
+  currency: 'usd',
+  base_price: 12500,
+  zone_adjustment: 1250,
+  extras: [],
+  extras_total: 0,
+  subtotal: 13750,
+  discounts: [],
+  discount: 0,
+  tax_rate: 8.875,
+  tax: 1220,
+  total: 14970,
+  estimated_duration: 120,
+};
+
 export const catalogExamples: Examples = {
   schemas: {
     Industry: {
@@ -102,24 +142,9 @@ export const catalogExamples: Examples = {
       configuration_type: 'item_based',
       is_active: true,
     },
-    Product: {
-      id: 'prod_zNKkrh0OykoeSXVzYl6fLrs3',
-      name: 'Standard window',
-      base_price: 1200,
-      description: '',
-      in_catalog: true,
-      minutes: 10,
-    },
+    Product: { ...standardWindow, minutes: 10 },
     ProductCategory: homeCleaning,
-    Extra: {
-      id: 'extra_9CziXG5eM7uo0LjjAdPWIzSs',
-      name: 'Screens',
-      description: '',
-      price: 300,
-      price_type: 'per_unit',
-      unit_label: 'screen',
-      minutes: 5,
-    },
+    Extra: { ...screens, minutes: 5 },
     Availability: {
       date: '2026-12-02',
       zone: {
@@ -145,25 +170,7 @@ export const catalogExamples: Examples = {
       ],
       fully_booked: false,
     },
-    Pricing: {
-      industry: 'residential-cleaning',
-      zone: {
-        id: 'zone_V392TO08W0H4MuX57nyFOdkT',
-        name: 'Manhattan',
-      },
-      currency: 'usd',
-      base_price: 12500,
-      zone_adjustment: 1250,
-      extras: [],
-      extras_total: 0,
-      subtotal: 13750,
-      discounts: [],
-      discount: 0,
-      tax_rate: 8.875,
-      tax: 1220,
-      total: 14970,
-      estimated_duration: 120,
-    },
+    Pricing: pricingExample,
     Category: {
       id: 'pcat_ff1tH1LrRkQ35b2WTaMfLQbo',
       name: 'Windows',
@@ -171,11 +178,7 @@ export const catalogExamples: Examples = {
       position: 0,
     },
     ProductDetail: {
-      id: 'prod_zNKkrh0OykoeSXVzYl6fLrs3',
-      name: 'Standard window',
-      base_price: 1200,
-      description: '',
-      in_catalog: true,
+      ...standardWindow,
       category_id: 'pcat_ff1tH1LrRkQ35b2WTaMfLQbo',
       slug: 'standard-window',
       minutes: 10,
@@ -183,12 +186,7 @@ export const catalogExamples: Examples = {
       position: 0,
     },
     ExtraDetail: {
-      id: 'extra_9CziXG5eM7uo0LjjAdPWIzSs',
-      name: 'Screens',
-      description: '',
-      price: 300,
-      price_type: 'per_unit',
-      unit_label: 'screen',
+      ...screens,
       slug: 'screens',
       minutes: 5,
       position: 0,

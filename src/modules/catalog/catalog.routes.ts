@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
-import { documentExamples } from '../../core/http/openapi.ts';
 import { ok } from '../../core/http/operation.ts';
 import { routesOf } from '../../core/http/routes.ts';
 import { errors } from '../../core/http/schemas.ts';
@@ -24,12 +23,12 @@ import * as catalog from './catalog.service.ts';
 import { IndustryListQuery } from './industries.schemas.ts';
 import { listIndustries } from './industries.service.ts';
 
-const tags = ['Services'];
-
 export function catalogRoutes(app: FastifyInstance, deps: Deps) {
-  documentExamples(app, catalogExamples);
-  const route = routesOf(app, deps, tags);
-  for (const schema of [Industry, Product, Category, Extra, Availability, Pricing]) app.addSchema(schema);
+  const route = routesOf(app, deps, {
+    tags: ['Services'],
+    examples: catalogExamples,
+    schemas: [Industry, Product, Category, Extra, Availability, Pricing],
+  });
 
   route('GET /v1/services/industries', 'services:read', {
     operationId: 'listIndustries',

@@ -1,6 +1,7 @@
 // What other modules use of the catalog. Bookings load the contexts inside their transaction
 // (tx-bound deps), then call the pure availability and pricing functions on them; crew time is
 // held and freed here because the catalog owns staff_time_blocks.
+export { pricingExample } from './catalog.examples.ts';
 export { catalogRoutes } from './catalog.routes.ts';
 export { Pricing, ServiceConfiguration } from './catalog.schemas.ts';
 export {

@@ -20,7 +20,6 @@ import {
 import * as industries from './industries.service.ts';
 import * as items from './industry-items.service.ts';
 
-const tags = ['Services'];
 const SLUGS =
   ' Left out, `slug` is made from the name (lower-case, dashes; -2, -3 … when taken); given, it must be ' +
   'unique within the industry among items not archived (409 resource_already_exists, param slug).';
@@ -30,8 +29,7 @@ const ARCHIVES =
   'name it keep their stored price and still read fine.';
 
 export function industryRoutes(app: FastifyInstance, deps: Deps) {
-  const route = routesOf(app, deps, tags);
-  for (const schema of [CategoryObject, ProductObject, ExtraObject]) app.addSchema(schema);
+  const route = routesOf(app, deps, { tags: ['Services'], schemas: [CategoryObject, ProductObject, ExtraObject] });
   const industry = Type.Ref('Industry');
   const category = Type.Ref('Category');
   const product = Type.Ref('ProductDetail');

@@ -1,9 +1,9 @@
 // Request and response shapes of catalog setup through the API (CONTRACT §11): industries and
 // what belongs to one (categories, products, extras). Field rules are the catalog file's own
 // (catalog-file.ts), so a value the file accepts the API accepts, and the other way round.
-import { type Static, type TOptional, type TProperties, Type } from 'typebox';
+import { type Static, type TObject, type TOptional, type TProperties, type TSchema, Type } from 'typebox';
 import { Nullable, Strict } from '../../core/http/schemas.ts';
-import { Extra } from './catalog.schemas.ts';
+import { Extra, Product } from './catalog.schemas.ts';
 import { ConfigurationType, Icon, Minutes, Money, Name, PriceType, Slug, Text, UnitLabel } from './catalog-file.ts';
 
 const Position = Type.Integer({
@@ -77,25 +77,42 @@ export const CategoryChangesBody = Strict({
 });
 export type CategoryChangesBody = Static<typeof CategoryChangesBody>;
 
-export const ProductObject = Type.Object(
-  {
-    id: Type.String({ description: 'Prefix prod_.' }),
-    name: Type.String(),
-    base_price: Type.Integer({ description: 'Cents.' }),
-    description: Type.String(),
-    in_catalog: Type.Boolean({ description: 'Offered for booking (items and sections).' }),
-    category_id: Type.String({ description: 'Prefix pcat_.' }),
-    slug: Type.String({ description: 'Unique among the industry’s products.' }),
-    minutes: Type.Integer({ description: 'Minutes of work per unit, for duration estimates.' }),
+/**
+ * A product's or an extra's detail: the fields its list shows (catalog.schemas.ts), with its slug
+ * and what else it adds placed around its minutes (the API's order), and its position last.
+ */
+function itemDetail<
+  Listed extends TProperties & { minutes: TSchema },
+  Before extends TProperties = Record<never, never>,
+  After extends TProperties = Record<never, never>,
+>(listed: TObject<Listed>, detail: { $id: string; slug: string; position: string; before?: Before; after?: After }) {
+  const { minutes, ...beforeMinutes } = listed.properties;
+  return Type.Object(
+    {
+      ...(beforeMinutes as Omit<Listed, 'minutes'>),
+      ...(detail.before as Before),
+      slug: Type.String({ description: detail.slug }),
+      minutes: minutes as Listed['minutes'],
+      ...(detail.after as After),
+      position: Type.Integer({ description: detail.position }),
+    },
+    { $id: detail.$id, title: detail.$id },
+  );
+}
+
+export const ProductObject = itemDetail(Product, {
+  $id: 'ProductDetail',
+  before: { category_id: Type.String({ description: 'Prefix pcat_.' }) },
+  slug: 'Unique among the industry’s products.',
+  after: {
     room: Nullable(
       Type.Enum(['visit', 'bedroom', 'bathroom'], {
         description: 'Read-only. What this product prices in a room_based industry; null otherwise.',
       }),
     ),
-    position: Type.Integer({ description: 'Place among its category’s products, from 0.' }),
   },
-  { $id: 'ProductDetail', title: 'ProductDetail' },
-);
+  position: 'Place among its category’s products, from 0.',
+});
 export type ProductObject = Static<typeof ProductObject>;
 
 /** Every field optional, in the same order: a change body, or a new-item body before its required fields. */
@@ -129,16 +146,11 @@ export const ProductChangesBody = Strict({
 });
 export type ProductChangesBody = Static<typeof ProductChangesBody>;
 
-const { minutes: extraMinutes, ...extraBeforeMinutes } = Extra.properties;
-export const ExtraObject = Type.Object(
-  {
-    ...extraBeforeMinutes,
-    slug: Type.String({ description: 'Unique among the industry’s extras.' }),
-    minutes: extraMinutes,
-    position: Type.Integer({ description: 'Place among the industry’s extras, from 0.' }),
-  },
-  { $id: 'ExtraDetail', title: 'ExtraDetail' },
-);
+export const ExtraObject = itemDetail(Extra, {
+  $id: 'ExtraDetail',
+  slug: 'Unique among the industry’s extras.',
+  position: 'Place among the industry’s extras, from 0.',
+});
 export type ExtraObject = Static<typeof ExtraObject>;
 
 const extraFields = {

@@ -3,7 +3,7 @@
 // the exclusion constraint staff_time_blocks_no_overlap keeps bookings and time off apart.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
 import { type PageRequest, pageOfTable } from '../../core/paging.ts';
-import { updateColumns } from '../../core/rows.ts';
+import { replaceLinks, updateColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
 import type { WeeklyHours } from '../availability/index.ts';
 
@@ -85,13 +85,8 @@ export async function archiveStaff(tx: Sql, tenant: Tenant, id: string, now: Dat
   await updateColumns(tx, 'staff', { tenant, id }, { archived_at: now }, now);
 }
 
-export async function replaceStaffZones(tx: Sql, tenant: Tenant, staffId: string, zoneIds: string[]) {
-  await query(tx, sql`delete from staff_zones where ${tenantIs(tenant)} and staff_id = ${staffId}`);
-  await query(
-    tx,
-    sql`insert into staff_zones (account_id, environment, staff_id, zone_id)
-        select ${tenant.accountId}, ${tenant.environment}, ${staffId}, zone_id from unnest(${textArray(zoneIds)}) as zone_id`,
-  );
+export function replaceStaffZones(tx: Sql, tenant: Tenant, staffId: string, zoneIds: string[]) {
+  return replaceLinks(tx, tenant, { table: 'staff_zones', owner: 'staff_id', value: 'zone_id' }, staffId, zoneIds);
 }
 
 export interface TimeOffRow {

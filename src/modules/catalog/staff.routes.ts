@@ -22,7 +22,7 @@ import * as timeOff from './time-off.service.ts';
 const tags = ['Staff'];
 
 export function staffRoutes(app: FastifyInstance, deps: Deps, rules: { heldBookings: HeldBookings }) {
-  const route = routesOf(app, deps, tags);
+  const route = routesOf(app, deps, { tags });
   resourceRoutes(app, deps, {
     path: '/v1/staff',
     tags,

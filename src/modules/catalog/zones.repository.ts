@@ -3,7 +3,7 @@
 // one active zone" (its unique index), rewritten with every zone change in its transaction.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
 import { type PageRequest, pageOfTable } from '../../core/paging.ts';
-import { updateColumns } from '../../core/rows.ts';
+import { replaceLinks, updateColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
 import type { WeeklyHours } from '../availability/index.ts';
 
@@ -122,13 +122,8 @@ export async function archiveZone(tx: Sql, tenant: Tenant, id: string, now: Date
   await query(tx, sql`delete from zone_coverage where ${tenantIs(tenant)} and zone_id = ${id}`);
 }
 
-export async function replaceZips(tx: Sql, tenant: Tenant, zoneId: string, zips: string[]) {
-  await query(tx, sql`delete from zone_zips where ${tenantIs(tenant)} and zone_id = ${zoneId}`);
-  await query(
-    tx,
-    sql`insert into zone_zips (account_id, environment, zone_id, zip)
-        select ${tenant.accountId}, ${tenant.environment}, ${zoneId}, zip from unnest(${textArray(zips)}) as zip`,
-  );
+export function replaceZips(tx: Sql, tenant: Tenant, zoneId: string, zips: string[]) {
+  return replaceLinks(tx, tenant, { table: 'zone_zips', owner: 'zone_id', value: 'zip' }, zoneId, zips);
 }
 
 /** The live, active zone (other than `zoneId`) already serving one of these ZIP x industry pairs. */

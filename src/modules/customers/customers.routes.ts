@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
-import { documentExamples } from '../../core/http/openapi.ts';
 import { created, noContent, ok } from '../../core/http/operation.ts';
 import { resourceRoutes } from '../../core/http/resource-routes.ts';
 import { routesOf } from '../../core/http/routes.ts';
@@ -51,8 +50,7 @@ export function customerRoutes(
     },
   });
 
-  documentExamples(app, customersExamples);
-  const route = routesOf(app, deps, tags);
+  const route = routesOf(app, deps, { tags, examples: customersExamples });
   route('POST /v1/customers/:id/deactivate', 'customers:write', {
     operationId: 'deactivateCustomer',
     summary: 'Deactivate a customer',

@@ -6,7 +6,7 @@ import { html, type SafeHtml } from '../../web/html.ts';
 import { money, pager } from '../../web/widgets.ts';
 import type { CouponView } from '../catalog/index.ts';
 import type { Session } from '../sessions/index.ts';
-import { type Confirmation, csrfField, pageHeader } from './shell.ts';
+import { type Confirmation, confirmationOn, csrfField, pageHeader } from './shell.ts';
 
 export const COUPONS = '/dashboard/settings/coupons';
 const FIELDS = ['code', 'description', 'percent_off', 'amount_off', 'valid_from', 'valid_until', 'max_redemptions'];
@@ -175,11 +175,9 @@ ${couponForm(session, values, { ...options, coupon })}`;
 }
 
 export function archiveConfirmation(coupon: CouponView): Confirmation {
-  return {
-    action: `${COUPONS}/${coupon.id}/archive`,
+  return confirmationOn(`${COUPONS}/${coupon.id}`, 'archive', {
     title: `Archive ${coupon.code}?`,
     warning: `Customers can no longer use ${coupon.code}, and it leaves the list. Bookings that used it keep their discount. Its code may then be given to a new coupon.`,
     button: 'Archive coupon',
-    cancelHref: `${COUPONS}/${coupon.id}`,
-  };
+  });
 }

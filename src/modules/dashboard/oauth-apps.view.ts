@@ -13,7 +13,14 @@ import { html, type SafeHtml } from '../../web/html.ts';
 import { when } from '../../web/widgets.ts';
 import { type OAuthAppView, SCOPE_DESCRIPTIONS, SCOPES } from '../oauth/index.ts';
 import type { Session } from '../sessions/index.ts';
-import { type Confirmation, csrfField, environmentBadge, integrationsHeader } from './shell.ts';
+import {
+  confirmationOn,
+  csrfField,
+  environmentBadge,
+  formButtons,
+  integrationsHeader,
+  shownOncePage,
+} from './shell.ts';
 
 export const OAUTH_APPS = '/dashboard/settings/integrations/oauth-apps';
 /** The fields of the app form a service's error can be about. */
@@ -139,10 +146,11 @@ function appForm(
         }> <span><code>${scope}</code> <span class="hint">${SCOPE_DESCRIPTIONS[scope]}</span></span></label>`,
     )}
   </fieldset>
-  <div class="actions">
-    <button type="submit">${app ? 'Save changes' : 'Register app'}</button>
-    <a class="button secondary" href="${app ? `${OAUTH_APPS}/${app.client_id}` : OAUTH_APPS}">Cancel</a>
-  </div>
+  ${formButtons({
+    editing: Boolean(app),
+    add: 'Register app',
+    cancel: app ? `${OAUTH_APPS}/${app.client_id}` : OAUTH_APPS,
+  })}
 </form>`;
 }
 
@@ -223,10 +231,10 @@ export function credentialsView(
   what: 'registered' | 'rotated',
 ): SafeHtml {
   const otherEnvironment = oauthApp.environment !== session.environment;
-  return html`${integrationsHeader(OAUTH_APPS)}
-<section class="panel" aria-labelledby="credentials-title">
-  <h2 id="credentials-title">${what === 'registered' ? `“${oauthApp.name}” is registered` : `New client secret for “${oauthApp.name}”`}</h2>
-  ${shownOnceSecret({ id: 'client-id-value', label: 'Client ID', value: oauthApp.client_id })}
+  return shownOncePage(OAUTH_APPS, {
+    id: 'credentials-title',
+    title: what === 'registered' ? `“${oauthApp.name}” is registered` : `New client secret for “${oauthApp.name}”`,
+    content: html`${shownOnceSecret({ id: 'client-id-value', label: 'Client ID', value: oauthApp.client_id })}
   ${
     secret
       ? html`<div class="alert warning" role="status">Copy the client secret now and keep it on your server. For your
@@ -240,27 +248,25 @@ export function credentialsView(
           oauthApp.environment === 'live' ? 'Live' : 'Test'
         } to see it in the list.</p>`
       : null
-  }
-  <div class="actions"><a class="button" href="${otherEnvironment ? OAUTH_APPS : `${OAUTH_APPS}/${oauthApp.client_id}`}">Done</a></div>
-</section>`;
+  }`,
+    done: otherEnvironment ? OAUTH_APPS : `${OAUTH_APPS}/${oauthApp.client_id}`,
+  });
 }
 
 /** The confirmation steps of the app's actions that cannot be undone. */
 export const CONFIRMATIONS = {
-  rotateSecret: (oauthApp: OAuthAppView): Confirmation => ({
-    action: `${OAUTH_APPS}/${oauthApp.client_id}/rotate-secret`,
-    title: `Rotate the client secret of “${oauthApp.name}”?`,
-    warning: html`The secret ending in <code>${oauthApp.secret_last4 ?? ''}</code> stops working at once: the app
+  rotateSecret: (oauthApp: OAuthAppView) =>
+    confirmationOn(`${OAUTH_APPS}/${oauthApp.client_id}`, 'rotate-secret', {
+      title: `Rotate the client secret of “${oauthApp.name}”?`,
+      warning: html`The secret ending in <code>${oauthApp.secret_last4 ?? ''}</code> stops working at once: the app
           must use the new one to exchange codes and refresh tokens. Tokens already issued keep working.`,
-    button: 'Rotate secret',
-    cancelHref: `${OAUTH_APPS}/${oauthApp.client_id}`,
-  }),
-  delete: (oauthApp: OAuthAppView): Confirmation => ({
-    action: `${OAUTH_APPS}/${oauthApp.client_id}/delete`,
-    title: `Delete “${oauthApp.name}”?`,
-    warning:
-      'Every user who connected the app loses the connection: its access and refresh tokens stop working at once. This cannot be undone.',
-    button: 'Delete app',
-    cancelHref: `${OAUTH_APPS}/${oauthApp.client_id}`,
-  }),
+      button: 'Rotate secret',
+    }),
+  delete: (oauthApp: OAuthAppView) =>
+    confirmationOn(`${OAUTH_APPS}/${oauthApp.client_id}`, 'delete', {
+      title: `Delete “${oauthApp.name}”?`,
+      warning:
+        'Every user who connected the app loses the connection: its access and refresh tokens stop working at once. This cannot be undone.',
+      button: 'Delete app',
+    }),
 };

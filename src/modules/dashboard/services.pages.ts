@@ -12,7 +12,7 @@ import { sessionTenant } from '../sessions/index.ts';
 import { PAGE, recordRoute } from './pages.ts';
 import { type FailedForm, industryPageView, itemPageView, SERVICES, servicesView } from './services.view.ts';
 import { categoryForm, extraForm, type FormValues, productForm } from './services-forms.view.ts';
-import { confirmForm, sendShell } from './shell.ts';
+import { confirmationOn, confirmForm, sendShell } from './shell.ts';
 
 const INDUSTRY_PAGE = recordRoute('There is no such industry in this environment.');
 const ITEM_PAGE = recordRoute('There is no such category, product or extra in this environment.');
@@ -227,13 +227,10 @@ export function servicePages(app: FastifyInstance, deps: Deps): void {
     const warning = problem
       ? problem
       : `It disappears from lists, quotes and new bookings at once. Bookings already made with it keep their price.`;
-    const confirm = confirmForm(request.session, {
-      action: `${back}/${kind}/${item.id}/archive`,
-      title,
-      warning,
-      button: `Archive ${KIND_NAMES[kind]}`,
-      cancelHref: back,
-    });
+    const confirm = confirmForm(
+      request.session,
+      confirmationOn(back, `${kind}/${item.id}/archive`, { title, warning, button: `Archive ${KIND_NAMES[kind]}` }),
+    );
     return sendShell(request, reply, {
       title,
       status: problem ? 409 : 200,

@@ -1,12 +1,13 @@
-// Pieces the business-setup pages share (Settings > Zones, Team): weekly hours as a form, lists
-// of checkboxes, numbers read from a form, and the services' refusals shown next to the field.
+// Pieces the business-setup pages share (Settings > Zones, Team): the list's header and notices,
+// weekly hours as a form, lists of checkboxes, numbers read from a form, and the services'
+// refusals shown next to the field.
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { AppError } from '../../core/errors.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { errorNextTo, type FieldError, fieldError, formField, invalidIf } from '../../web/forms.ts';
 import { html, type SafeHtml } from '../../web/html.ts';
 import { type Session, sessionTenant } from '../sessions/index.ts';
-import { confirmForm, pageHeader, sendShell } from './shell.ts';
+import { confirmationOn, confirmForm, formButtons, pageHeader, sendShell } from './shell.ts';
 
 export const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
@@ -23,6 +24,21 @@ const DAY_NAMES: Record<(typeof WEEK)[number], string> = {
   saturday: 'Saturday',
   sunday: 'Sunday',
 };
+
+/** A setup list's header (Zones, Team): under Settings, with the button to the add form. */
+export function setupListHeader(page: { href: string; title: string; description: string; add: string }): SafeHtml {
+  return pageHeader({
+    title: page.title,
+    description: page.description,
+    breadcrumbs: [{ href: page.href, label: 'Settings' }],
+    actions: html`<a class="button" href="${page.href}/new">${page.add}</a>`,
+  });
+}
+
+/** What the last change did, from `?done=` after its redirect: the page's message for it, if any. */
+export function doneNotice(messages: Record<string, string>, done: string): SafeHtml | null {
+  return messages[done] ? html`<div class="alert success" role="status">${messages[done]}</div>` : null;
+}
 
 /**
  * A service's refusal as the form shows it: conflicts (a ZIP another zone serves, a booking in
@@ -137,7 +153,7 @@ export function archiveStepView<Item extends { id: string; name: string }>(
   const page = `${step.list.href}/${item.id}`;
   return html`${pageHeader({ title: step.title(item), breadcrumbs: [step.list] })}
 ${error ? html`<div class="alert error" role="alert" id="form-error">${error.message}</div>` : null}
-${confirmForm(session, { action: `${page}/archive`, ...step.confirmation(item), cancelHref: page })}`;
+${confirmForm(session, confirmationOn(page, 'archive', step.confirmation(item)))}`;
 }
 
 /** A Settings form's buttons: add or save, back to the list, and for a saved item the way to its archive step. */
@@ -146,11 +162,14 @@ export function formActions<Item extends { id: string; name: string }>(
   item: Item | undefined,
   add: string,
 ): SafeHtml {
-  return html`<div class="actions">
-    <button type="submit">${item ? 'Save changes' : add}</button>
-    <a class="button secondary" href="${step.list.href}">Cancel</a>
-    ${item ? html`<a class="button link danger" href="${step.list.href}/${item.id}/archive">${step.confirmation(item).button}</a>` : null}
-  </div>`;
+  return formButtons({
+    editing: Boolean(item),
+    add,
+    cancel: step.list.href,
+    more: item
+      ? html`<a class="button link danger" href="${step.list.href}/${item.id}/archive">${step.confirmation(item).button}</a>`
+      : null,
+  });
 }
 
 /**

@@ -187,6 +187,36 @@ export interface Confirmation {
   cancelHref: string;
 }
 
+/**
+ * A form's buttons: Save changes when it edits a record, else `add`; Cancel back to `cancel`; then
+ * `more` on a line of its own when given (an archive link).
+ */
+export function formButtons(options: {
+  editing: boolean;
+  add: string;
+  cancel: string;
+  more?: SafeHtml | null;
+}): SafeHtml {
+  return html`<div class="actions">
+    <button type="submit">${options.editing ? 'Save changes' : options.add}</button>
+    <a class="button secondary" href="${options.cancel}">Cancel</a>${
+      options.more === undefined
+        ? null
+        : html`
+    ${options.more}`
+    }
+  </div>`;
+}
+
+/** The confirmation step of an action on `page`: it posts to `${page}/${action}`, and Cancel goes back to `page`. */
+export function confirmationOn(
+  page: string,
+  action: string,
+  step: Omit<Confirmation, 'action' | 'cancelHref'>,
+): Confirmation {
+  return { action: `${page}/${action}`, ...step, cancelHref: page };
+}
+
 /** A confirmation step before something that cannot be undone. */
 export function confirmForm(session: Session, options: Confirmation): SafeHtml {
   return html`<form class="panel" method="post" action="${options.action}">
@@ -198,6 +228,22 @@ export function confirmForm(session: Session, options: Confirmation): SafeHtml {
     <a class="button secondary" href="${options.cancelHref}">Cancel</a>
   </div>
 </form>`;
+}
+
+/**
+ * A page on one of the Settings › Integrations tabs that shows a secret once (a webhook's signing
+ * secret, an OAuth app's credentials): a panel with its title and content, and Done.
+ */
+export function shownOncePage(
+  tab: string,
+  panel: { id: string; title: SafeHtml | string; content: SafeHtml; done: string },
+): SafeHtml {
+  return html`${integrationsHeader(tab)}
+<section class="panel" aria-labelledby="${panel.id}">
+  <h2 id="${panel.id}">${panel.title}</h2>
+  ${panel.content}
+  <div class="actions"><a class="button" href="${panel.done}">Done</a></div>
+</section>`;
 }
 
 /** A confirmation step on one of the Settings › Integrations tabs. */

@@ -7,13 +7,15 @@ import type { Session } from '../sessions/index.ts';
 import {
   type ArchiveStep,
   checkboxes,
+  doneNotice,
   formActions,
   HOURS_PARAMS,
   hoursFieldset,
   inputField,
+  setupListHeader,
   type Week,
 } from './setup-forms.ts';
-import { csrfField, pageHeader } from './shell.ts';
+import { csrfField } from './shell.ts';
 
 export const TEAM = '/dashboard/settings/team';
 
@@ -55,7 +57,7 @@ const DONE: Record<string, string> = {
 };
 
 export function doneMessage(done: string): SafeHtml | null {
-  return DONE[done] ? html`<div class="alert success" role="status">${DONE[done]}</div>` : null;
+  return doneNotice(DONE, done);
 }
 
 export function teamListView(members: StaffView[], choices: TeamChoices, done: string): SafeHtml {
@@ -82,11 +84,11 @@ export function teamListView(members: StaffView[], choices: TeamChoices, done: s
   </tr>`,
     )}</tbody>
 </table></div>`;
-  return html`${pageHeader({
+  return html`${setupListHeader({
+    href: TEAM,
     title: 'Team',
     description: 'Your crew: where they work, in which industries, and when.',
-    breadcrumbs: [{ href: TEAM, label: 'Settings' }],
-    actions: html`<a class="button" href="${TEAM}/new">Add crew member</a>`,
+    add: 'Add crew member',
   })}
 ${doneMessage(done)}
 ${table}`;

@@ -5,7 +5,7 @@ import { html, type SafeHtml } from '../../web/html.ts';
 import { when } from '../../web/widgets.ts';
 import type { StaffView, TimeOffView } from '../catalog/index.ts';
 import type { Session } from '../sessions/index.ts';
-import { confirmForm, csrfField, pageHeader } from './shell.ts';
+import { confirmationOn, confirmForm, csrfField, pageHeader } from './shell.ts';
 import { TEAM } from './team.view.ts';
 
 /** Where a member's time off is read and shown: their first zone's time zone, or UTC. */
@@ -98,11 +98,12 @@ export function removeTimeOffView(session: Session, member: StaffView, entry: Ti
       { href: `${TEAM}/${member.id}`, label: member.name },
     ],
   })}
-${confirmForm(session, {
-  action: `${TEAM}/${member.id}/time-off/${entry.id}/remove`,
-  title: `Remove ${member.name}'s time off?`,
-  warning: html`${when(entry.starts_at, '', clock.timezone)} – ${when(entry.ends_at, '', clock.timezone)} (${clockName(clock)}) becomes bookable again at once.`,
-  button: 'Remove time off',
-  cancelHref: `${TEAM}/${member.id}`,
-})}`;
+${confirmForm(
+  session,
+  confirmationOn(`${TEAM}/${member.id}`, `time-off/${entry.id}/remove`, {
+    title: `Remove ${member.name}'s time off?`,
+    warning: html`${when(entry.starts_at, '', clock.timezone)} – ${when(entry.ends_at, '', clock.timezone)} (${clockName(clock)}) becomes bookable again at once.`,
+    button: 'Remove time off',
+  }),
+)}`;
 }

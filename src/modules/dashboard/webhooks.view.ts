@@ -7,7 +7,7 @@ import { when } from '../../web/widgets.ts';
 import { EVENT_TYPES } from '../events/index.ts';
 import type { Session } from '../sessions/index.ts';
 import { subscribes, type WebhookDeliveryView, type WebhookView } from '../webhooks/index.ts';
-import { type Confirmation, csrfField, integrationsHeader } from './shell.ts';
+import { confirmationOn, csrfField, formButtons, integrationsHeader, shownOncePage } from './shell.ts';
 
 export const WEBHOOKS = '/dashboard/settings/integrations/webhooks';
 export const DELIVERIES_SHOWN = 25;
@@ -114,10 +114,7 @@ export function endpointForm(
     )}
     </div>
   </fieldset>
-  <div class="actions">
-    <button type="submit">${webhook ? 'Save changes' : 'Create'}</button>
-    <a class="button secondary" href="${webhook ? `${WEBHOOKS}/${webhook.id}` : WEBHOOKS}">Cancel</a>
-  </div>
+  ${formButtons({ editing: Boolean(webhook), add: 'Create', cancel: webhook ? `${WEBHOOKS}/${webhook.id}` : WEBHOOKS })}
 </form>`;
 }
 
@@ -222,36 +219,34 @@ ${deliveryRows(webhook, deliveries.data, session)}`;
 
 /** The signing secret, shown once: after Add Endpoint or Rotate secret. */
 export function webhookSecretView(webhook: WebhookView, secret: string, what: 'created' | 'rotated'): SafeHtml {
-  return html`${integrationsHeader(WEBHOOKS)}
-<section class="panel" aria-labelledby="secret-title">
-  <h2 id="secret-title">${what === 'created' ? 'Endpoint added' : 'New signing secret'}: <span class="mono">${webhook.url}</span></h2>
-  <div class="alert warning" role="status">Copy the signing secret now and keep it with your receiver: you need it to
+  return shownOncePage(WEBHOOKS, {
+    id: 'secret-title',
+    title: html`${what === 'created' ? 'Endpoint added' : 'New signing secret'}: <span class="mono">${webhook.url}</span>`,
+    content: html`<div class="alert warning" role="status">Copy the signing secret now and keep it with your receiver: you need it to
     verify the <code>webhook-signature</code> header. For your security it will not be shown again.</div>
   ${shownOnceSecret({ id: 'webhook-secret-value', label: 'Signing secret', value: secret, dataId: webhook.id })}
   ${
     what === 'rotated'
       ? html`<p class="hint">The old secret keeps signing alongside the new one for 24 hours.</p>`
       : null
-  }
-  <div class="actions"><a class="button" href="${WEBHOOKS}/${webhook.id}">Done</a></div>
-</section>`;
+  }`,
+    done: `${WEBHOOKS}/${webhook.id}`,
+  });
 }
 
 /** The confirmation steps of the endpoint's actions that cannot be undone. */
 export const CONFIRMATIONS = {
-  rotateSecret: (webhook: WebhookView): Confirmation => ({
-    action: `${WEBHOOKS}/${webhook.id}/rotate-secret`,
-    title: `Rotate the signing secret of ${webhook.url}?`,
-    warning:
-      'A new secret is issued. For the next 24 hours every event carries signatures with both the old and the new secret, so you can switch your receiver over without missing events.',
-    button: 'Rotate secret',
-    cancelHref: `${WEBHOOKS}/${webhook.id}`,
-  }),
-  delete: (webhook: WebhookView): Confirmation => ({
-    action: `${WEBHOOKS}/${webhook.id}/delete`,
-    title: `Delete the endpoint ${webhook.url}?`,
-    warning: 'No more events are sent to it, and its delivery history is removed. This cannot be undone.',
-    button: 'Delete endpoint',
-    cancelHref: `${WEBHOOKS}/${webhook.id}`,
-  }),
+  rotateSecret: (webhook: WebhookView) =>
+    confirmationOn(`${WEBHOOKS}/${webhook.id}`, 'rotate-secret', {
+      title: `Rotate the signing secret of ${webhook.url}?`,
+      warning:
+        'A new secret is issued. For the next 24 hours every event carries signatures with both the old and the new secret, so you can switch your receiver over without missing events.',
+      button: 'Rotate secret',
+    }),
+  delete: (webhook: WebhookView) =>
+    confirmationOn(`${WEBHOOKS}/${webhook.id}`, 'delete', {
+      title: `Delete the endpoint ${webhook.url}?`,
+      warning: 'No more events are sent to it, and its delivery history is removed. This cannot be undone.',
+      button: 'Delete endpoint',
+    }),
 };

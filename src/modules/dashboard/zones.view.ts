@@ -7,10 +7,12 @@ import type { Session } from '../sessions/index.ts';
 import {
   type ArchiveStep,
   checkboxes,
+  doneNotice,
   formActions,
   HOURS_PARAMS,
   hoursFieldset,
   inputField,
+  setupListHeader,
   type Week,
 } from './setup-forms.ts';
 import { csrfField, pageHeader } from './shell.ts';
@@ -82,13 +84,13 @@ function zoneRows(zones: ZoneView[], industryNames: Map<string, string>): SafeHt
 
 export function zoneListView(zones: ZoneView[], industries: { slug: string; name: string }[], done: string): SafeHtml {
   const names = new Map(industries.map((industry) => [industry.slug, industry.name]));
-  return html`${pageHeader({
+  return html`${setupListHeader({
+    href: ZONES,
     title: 'Zones',
     description: 'Where you work, when, and what it costs there.',
-    breadcrumbs: [{ href: ZONES, label: 'Settings' }],
-    actions: html`<a class="button" href="${ZONES}/new">Add zone</a>`,
+    add: 'Add zone',
   })}
-${DONE[done] ? html`<div class="alert success" role="status">${DONE[done]}</div>` : null}
+${doneNotice(DONE, done)}
 ${zoneRows(zones, names)}`;
 }
 

@@ -1,6 +1,7 @@
 // Examples for the OpenAPI document (core/http/openapi.ts): taken from real answers of the API
 // to a demo account, so each is what a client will see; a test validates them against their schemas.
 import type { Examples } from '../../core/http/openapi.ts';
+import { paymentExample } from '../payments/index.ts';
 
 // The refund the refundInvoice request below makes; the invoice example lists it.
 const refund = {
@@ -63,24 +64,7 @@ export const invoicesExamples: Examples = {
         last4: '4242',
       },
       last_payment_error: null,
-      payments: [
-        {
-          id: 'pay_gBab6Q1R7SzE2wYikOiMVvSw',
-          object: 'payment',
-          invoice_id: 'inv_W0ZvYMZ7XKYaj2EqbOvz00OZ',
-          amount: 23408,
-          status: 'succeeded',
-          payment_method_id: 'pm_Sa72di3NuMBOpLfNR5y497Nu',
-          payment_method: {
-            type: 'card',
-            brand: 'visa',
-            last4: '4242',
-          },
-          failure: null,
-          amount_refunded: 3500,
-          created_at: '2026-11-24T06:11:24.360Z',
-        },
-      ],
+      payments: [paymentExample],
       refunds: [refund],
       created_at: '2026-11-24T06:11:24.193Z',
       updated_at: '2026-11-24T06:11:24.427Z',

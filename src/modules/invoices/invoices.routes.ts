@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
-import { documentExamples } from '../../core/http/openapi.ts';
 import { created, ok } from '../../core/http/operation.ts';
 import { routesOf } from '../../core/http/routes.ts';
 import { payInvoice, refundInvoice } from './collection.service.ts';
@@ -21,12 +20,8 @@ import {
 } from './invoices.schemas.ts';
 import * as invoices from './invoices.service.ts';
 
-const tags = ['Invoices'];
-
 export function invoiceRoutes(app: FastifyInstance, deps: Deps) {
-  documentExamples(app, invoicesExamples);
-  const route = routesOf(app, deps, tags);
-  app.addSchema(Invoice);
+  const route = routesOf(app, deps, { tags: ['Invoices'], examples: invoicesExamples, schemas: [Invoice] });
 
   route('GET /v1/invoices', 'invoices:read', {
     operationId: 'listInvoices',

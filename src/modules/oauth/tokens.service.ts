@@ -5,7 +5,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { isoTimestamp, type Sql } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, notFound } from '../../core/errors.ts';
-import { type CredentialResolver, invalidCredentials } from '../../core/http/auth.ts';
+import { type CredentialResolver, invalidCredentials, storedCredential } from '../../core/http/auth.ts';
 import { hashSecret, newId, randomBase62 } from '../../core/ids.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import * as apps from './apps.repository.ts';
@@ -250,13 +250,9 @@ export function accessTokenResolver(deps: Deps): CredentialResolver {
         );
       }
       if (!ACCESS_TOKEN.test(token)) return null;
-      const tokenHash = hashSecret(token);
-      let revoked = false;
-      const known = await deps.credentials.resolve(tokenHash, async () => {
-        const row = await tokens.findAccessToken(deps.db, tokenHash);
-        if (row?.revoked_at) revoked = true;
-        if (!row || row.revoked_at) return null;
-        return {
+      const known = await storedCredential(deps.credentials, token, {
+        find: (tokenHash) => tokens.findAccessToken(deps.db, tokenHash),
+        known: (row) => ({
           principal: {
             tenant: tenantOfRow(row),
             // the grant, not the token, is the credential: rate limits survive a token refresh
@@ -264,11 +260,9 @@ export function accessTokenResolver(deps: Deps): CredentialResolver {
             userId: row.user_id,
           },
           expiresAt: new Date(isoTimestamp(row.expires_at)).getTime(),
-        };
+        }),
+        revoked: 'This access token has been revoked: get a new one by authorizing the app again.',
       });
-      if (revoked) {
-        throw invalidCredentials('This access token has been revoked: get a new one by authorizing the app again.');
-      }
       if (!known) return null;
       if (known.expiresAt !== null && known.expiresAt <= deps.clock.now().getTime()) {
         throw new AppError(

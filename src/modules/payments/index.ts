@@ -1,3 +1,4 @@
+export { paymentExample } from './payments.examples.ts';
 export { paymentMethodRoutes } from './payments.routes.ts';
 export {
   type PaymentMethodSummary,

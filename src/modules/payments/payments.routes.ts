@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
-import { documentExamples } from '../../core/http/openapi.ts';
 import { created, noContent, ok } from '../../core/http/operation.ts';
 import { routesOf } from '../../core/http/routes.ts';
 import { paymentsExamples } from './payments.examples.ts';
@@ -16,14 +15,12 @@ import {
 } from './payments.schemas.ts';
 import * as payments from './payments.service.ts';
 
-const tags = ['Payment methods'];
-
 export function paymentMethodRoutes(app: FastifyInstance, deps: Deps) {
-  documentExamples(app, paymentsExamples);
-  const route = routesOf(app, deps, tags);
-  app.addSchema(PaymentMethod);
-  app.addSchema(Payment);
-  app.addSchema(Refund);
+  const route = routesOf(app, deps, {
+    tags: ['Payment methods'],
+    examples: paymentsExamples,
+    schemas: [PaymentMethod, Payment, Refund],
+  });
 
   route('POST /v1/customers/:id/payment_methods', 'customers:write', {
     operationId: 'createPaymentMethod',

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Deps } from '../../core/deps.ts';
-import { documentExamples } from '../../core/http/openapi.ts';
 import { accepted, ok } from '../../core/http/operation.ts';
 import { resourceRoutes } from '../../core/http/resource-routes.ts';
 import { routesOf } from '../../core/http/routes.ts';
@@ -23,8 +22,7 @@ import * as webhooks from './webhooks.service.ts';
 const tags = ['Webhooks'];
 
 export function webhookRoutes(app: FastifyInstance, deps: Deps) {
-  documentExamples(app, webhooksExamples);
-  const route = routesOf(app, deps, tags);
+  const route = routesOf(app, deps, { tags, examples: webhooksExamples });
   resourceRoutes(app, deps, {
     path: '/v1/webhooks',
     tags,
