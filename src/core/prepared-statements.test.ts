@@ -37,6 +37,21 @@ describe.runIf(onPostgres())('named statements on PostgreSQL', () => {
     }
   });
 
+  it('never names a page (LIMIT or OFFSET as a parameter), whose best plan depends on its size', async () => {
+    const db = await direct();
+    try {
+      for (let i = 0; i < 3; i++) {
+        await query(db.sql, sql`select id from accounts order by id limit ${10} offset ${i}`);
+        await query(db.sql, sql`select id from accounts where id > ${'a'} order by id limit 10`);
+      }
+      expect((await named(db)).filter((text) => text.includes('from accounts'))).toEqual([
+        'select id from accounts where id > $1 order by id limit 10',
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('names nothing when told not to, as behind a DATABASE_DIRECT_URL of its own', async () => {
     const db = await direct(false);
     try {
