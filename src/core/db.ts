@@ -1,5 +1,6 @@
 // The one place that knows whether the database is embedded PGlite or a PostgreSQL server.
 // Everything else speaks SQL through `Sql` (the database or an open transaction).
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type SQL, sql } from 'drizzle-orm';
@@ -130,10 +131,11 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   // pool discards it on release because it is no longer queryable.
   pool.on('error', () => {});
   const prepared = options.preparedStatements ?? (!options.directUrl || options.directUrl === url);
-  if (prepared) preparing.add(pool);
+  const naming = { on: prepared };
+  preparing.set(pool, naming);
   pool.on('connect', (client) => {
     client.on('error', () => {});
-    if (prepared) preparing.add(client);
+    preparing.set(client, naming);
   });
   const db = drizzlePostgres(pool) as unknown as Sql;
   pools.set(db, pool);
@@ -389,12 +391,13 @@ function pgClientOf(db: Sql): pg.Pool | pg.ClientBase | undefined {
 }
 
 /**
- * Pools (and their connections) whose statements may be named: PostgreSQL then keeps each
- * hot statement parsed, and after five runs usually a generic plan, per connection
+ * Whether a pool's statements (its connections' too) are named: PostgreSQL then keeps each hot
+ * statement parsed, and after five runs usually a generic plan, per connection
  * (docs/performance.md). Off through a transaction-pooling PgBouncer, which older than 1.21
- * cannot follow a named statement from one server connection to the next.
+ * cannot follow a named statement from one server connection to the next; and off for good
+ * when the server says a name is missing or taken, which only such a pooler causes.
  */
-const preparing = new WeakSet<object>();
+const preparing = new WeakMap<object, { on: boolean }>();
 /** At most this many statement texts get names: dynamic SQL never fills the server's memory. */
 const MAX_NAMED_STATEMENTS = 200;
 /**
@@ -418,7 +421,9 @@ function statementName(text: string): string | undefined {
   }
   if (PAGED.test(text)) return undefined;
   seenOnce.delete(text);
-  const named = `fh${namesGeneration}_${statementNames.size}`;
+  // named by the text's digest: through a pooler a name always means the same text, whichever
+  // instance (or version) prepared it on that server connection
+  const named = `fh${namesGeneration}_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
   statementNames.set(text, named);
   return named;
 }
@@ -437,16 +442,24 @@ async function queryPostgres(
   const dialect = (db as unknown as { dialect: { sqlToQuery(statement: SQL): { sql: string; params: unknown[] } } })
     .dialect;
   const { sql: text, params } = dialect.sqlToQuery(statement);
-  const name = prepared && preparing.has(client) ? statementName(text) : undefined;
+  const naming = preparing.get(client);
+  const name = prepared && naming?.on ? statementName(text) : undefined;
   try {
     return (await client.query({ name, text, values: params, types: resultTypes })).rows;
   } catch (error) {
     // A column added under a running instance (a rolling deploy's migration) changes what a
     // named `select *` returns, which PostgreSQL refuses for the plan it kept: name everything
     // afresh, and outside a transaction run this one again.
-    if (name !== undefined && (error as { code?: string }).code === '0A000') {
+    const code = (error as { code?: string }).code;
+    if (name !== undefined && code === '0A000') {
       statementNames.clear();
       namesGeneration += 1;
+      if (client instanceof pg.Pool) return (await client.query({ text, values: params, types: resultTypes })).rows;
+    }
+    // 26000 "prepared statement … does not exist", 42P05 "… already exists": a transaction
+    // pooler hands this client server connections that never saw (or already have) the name
+    if (name !== undefined && naming && (code === '26000' || code === '42P05')) {
+      naming.on = false;
       if (client instanceof pg.Pool) return (await client.query({ text, values: params, types: resultTypes })).rows;
     }
     throw new Error(`Failed query: ${text}`, { cause: error });
@@ -573,6 +586,7 @@ const UNAVAILABLE_MESSAGES = [
   // a named statement's kept plan outlived a schema change (`queryPostgres`): inside a
   // transaction the request answers 503 and its retry runs on freshly named statements
   /^cached plan must not change result type/,
+  /^prepared statement "fh\d+_\w+" (does not exist|already exists)/,
 ];
 
 /**

@@ -2,7 +2,7 @@
 // so PostgreSQL keeps it parsed per connection; never through a transaction pooler, and a
 // schema change under a running instance does not break the statements it kept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres, openTestDatabase, type TestDatabase } from '../../test/helpers/database.ts';
+import { onPostgres, openTestDatabase, type TestDatabase, throughPgBouncer } from '../../test/helpers/database.ts';
 import { type Database, isDatabaseUnavailable, openDatabase, query, type Sql, sql, transaction } from './db.ts';
 
 const named = (db: Database) =>
@@ -94,6 +94,33 @@ describe.runIf(onPostgres())('named statements on PostgreSQL', () => {
       expect(failure.cause).toMatchObject({ code: '22P02' });
     } finally {
       await db.close();
+    }
+  });
+});
+
+describe.runIf(throughPgBouncer())('named statements told on through a transaction pooler', () => {
+  it('turn themselves off at the first missing or taken name, and every query still answers', async () => {
+    const database = await openTestDatabase();
+    const db = await openDatabase({ databaseUrl: database.url as string, poolSize: 6, preparedStatements: true });
+    try {
+      // six clients of PgBouncer sharing its server connections, each naming the same texts
+      for (let round = 0; round < 20; round++) {
+        const answers = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            query<{ n: number }>(db.sql, sql`select ${round * 10 + i}::int as n`).then((rows) => rows[0]?.n),
+          ),
+        );
+        expect(answers).toEqual(Array.from({ length: 6 }, (_, i) => round * 10 + i));
+      }
+      const inTransactions = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          transaction(db.sql, (tx) => query<{ n: number }>(tx, sql`select ${i}::int as n`)).then((rows) => rows[0]?.n),
+        ),
+      );
+      expect(inTransactions).toEqual([0, 1, 2, 3, 4, 5]);
+    } finally {
+      await db.close();
+      await database.close();
     }
   });
 });
