@@ -155,9 +155,14 @@ describe('a database outage', () => {
     // the app's database handle refuses every query while `down`, as a database out of reach does
     let down = false;
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    // (on PostgreSQL `query` talks to pg through the handle's session: without one it goes
+    // through `execute`, refused here like every other statement)
     const db = new Proxy(t.database.sql, {
-      get: (target, name, receiver) =>
-        name === 'execute' && down ? () => Promise.reject(refused) : Reflect.get(target, name, receiver),
+      get: (target, name, receiver) => {
+        if (down && name === 'execute') return () => Promise.reject(refused);
+        if (down && name === 'session') return undefined;
+        return Reflect.get(target, name, receiver);
+      },
     });
     const outage = await startTestApp({ database: { ...t.database, sql: db }, workers: false });
     try {
