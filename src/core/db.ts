@@ -429,7 +429,7 @@ function statementName(text: string): string | undefined {
 }
 
 /**
- * pg directly rather than through drizzle's per-call prepared-query objects (a third of a
+ * pg directly rather than through drizzle's per-call prepared-query objects (about a tenth of a
  * short request's CPU). A failure keeps drizzle's shape, `Failed query: <sql>` with the
  * driver's error as its cause, and never the parameters.
  */
@@ -444,26 +444,41 @@ async function queryPostgres(
   const { sql: text, params } = dialect.sqlToQuery(statement);
   const naming = preparing.get(client);
   const name = prepared && naming?.on ? statementName(text) : undefined;
+  const run = (as?: string) => client.query({ name: as, text, values: params, types: resultTypes });
+  let failure: unknown;
   try {
-    return (await client.query({ name, text, values: params, types: resultTypes })).rows;
+    return (await run(name)).rows;
   } catch (error) {
-    // A column added under a running instance (a rolling deploy's migration) changes what a
-    // named `select *` returns, which PostgreSQL refuses for the plan it kept: name everything
-    // afresh, and outside a transaction run this one again.
-    const code = (error as { code?: string }).code;
-    if (name !== undefined && code === '0A000') {
-      statementNames.clear();
-      namesGeneration += 1;
-      if (client instanceof pg.Pool) return (await client.query({ text, values: params, types: resultTypes })).rows;
-    }
-    // 26000 "prepared statement … does not exist", 42P05 "… already exists": a transaction
-    // pooler hands this client server connections that never saw (or already have) the name
-    if (name !== undefined && naming && (code === '26000' || code === '42P05')) {
-      naming.on = false;
-      if (client instanceof pg.Pool) return (await client.query({ text, values: params, types: resultTypes })).rows;
-    }
-    throw new Error(`Failed query: ${text}`, { cause: error });
+    failure = error;
   }
+  // a name that failed is dropped; outside a transaction the statement runs again unnamed
+  if (name !== undefined && naming && forgetNames(failure, naming) && client instanceof pg.Pool) {
+    try {
+      return (await run()).rows;
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw new Error(`Failed query: ${text}`, { cause: failure });
+}
+
+/** True when `error` is about a statement's name rather than the statement; names are reset. */
+function forgetNames(error: unknown, naming: { on: boolean }): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  // a column added under a running instance (a rolling deploy's migration) changes what a kept
+  // `select *` returns, which PostgreSQL refuses for that plan: every text is named afresh
+  if (code === '0A000' && /cached plan must not change result type/.test(message ?? '')) {
+    statementNames.clear();
+    namesGeneration += 1;
+    return true;
+  }
+  // 26000 "… does not exist", 42P05 "… already exists": a transaction pooler hands this pool
+  // server connections that never saw the name, or saw it from another client
+  if (code === '26000' || code === '42P05') {
+    naming.on = false;
+    return true;
+  }
+  return false;
 }
 
 export async function queryOne<Row>(db: Sql, statement: SQL, options?: QueryOptions): Promise<Row | undefined> {
