@@ -141,6 +141,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   pools.set(db, pool);
   try {
     await reachPostgres(db, url, options);
+    if (options.preparedStatements === undefined && naming.on) naming.on = await dialledTheServer(db, url);
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;
@@ -353,6 +354,23 @@ export interface QueryOptions {
    * when the queue was short reads the whole backlog once it is long.
    */
   prepared?: boolean;
+}
+
+/**
+ * False when the server listens on another port than the one dialled: a pooler (PgBouncer on
+ * 6432) sits between, though DATABASE_DIRECT_URL does not say so, and statements stay unnamed.
+ * Over a Unix socket the server has no port to compare; a pooler there is caught at its first
+ * missing name (`forgetNames`).
+ */
+async function dialledTheServer(db: Sql, url: string): Promise<boolean> {
+  let dialled: number;
+  try {
+    dialled = Number(new URL(url).port || 5432);
+  } catch {
+    return true; // a connection string pg reads but URL does not: nothing to compare with
+  }
+  const [row] = await query<{ port: number | null }>(db, sql`select inet_server_port() as port`, { prepared: false });
+  return row?.port === null || row?.port === undefined || row.port === dialled;
 }
 
 /** Runs a query and returns its rows. */

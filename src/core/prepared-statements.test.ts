@@ -98,7 +98,21 @@ describe.runIf(onPostgres())('named statements on PostgreSQL', () => {
   });
 });
 
-describe.runIf(throughPgBouncer())('named statements told on through a transaction pooler', () => {
+describe.runIf(throughPgBouncer())('named statements through a transaction pooler', () => {
+  it('stay off when the server answers on another port than the one dialled, DATABASE_DIRECT_URL or not', async () => {
+    const database = await openTestDatabase();
+    const db = await openDatabase({ databaseUrl: database.url as string, poolSize: 1 });
+    try {
+      // one client, alone on its database: PgBouncer lends it one server connection, whose list
+      // of prepared statements it then reads
+      for (let i = 0; i < 3; i++) await query(db.sql, sql`select id from accounts where id = ${'acct_none'}`);
+      expect((await named(db)).filter((text) => text.includes('from accounts'))).toEqual([]);
+    } finally {
+      await db.close();
+      await database.close();
+    }
+  });
+
   it('turn themselves off at the first missing or taken name, and every query still answers', async () => {
     const database = await openTestDatabase();
     const db = await openDatabase({ databaseUrl: database.url as string, poolSize: 6, preparedStatements: true });
