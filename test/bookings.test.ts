@@ -212,6 +212,9 @@ describe('creation rules', () => {
     const foreignAddress = await scene.book({ ...base, address_id: stranger.addressId });
     expect(foreignAddress.status).toBe(400);
     expect(foreignAddress.body.error).toMatchObject({ code: 'parameter_invalid', param: 'address_id' });
+    const noAddress = await scene.book({ ...base, address_id: 'addr_nope' });
+    expect(noAddress.status).toBe(400);
+    expect(noAddress.body.error).toMatchObject({ code: 'resource_not_found', param: 'address_id' });
     const noCustomer = await scene.book({ ...base, customer_id: 'cust_nope' });
     expect(noCustomer.status).toBe(400);
     expect(noCustomer.body.error).toMatchObject({ code: 'resource_not_found', param: 'customer_id' });

@@ -12,6 +12,7 @@ import {
   bookingStatsWrite,
   customerAddress,
   lockCustomer,
+  lockCustomerAtAddress,
   requireCustomer,
   setBookingStats,
 } from '../customers/index.ts';
@@ -130,17 +131,23 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
   return withRetry(() =>
     inTransaction(deps, async (deps) => {
       const now = deps.clock.now();
-      const customer = await lockCustomer(deps, tenant, input.customer_id, 'customer_id');
-      if (customer.status === 'deactivated') {
-        throw new AppError('customer_deactivated', 'This customer is deactivated and cannot make new bookings.', {
-          param: 'customer_id',
-        });
-      }
-      const address = await customerAddress(deps, tenant, {
-        customerId: customer.id,
-        addressId: input.address_id,
-        param: 'address_id',
-      });
+      const { customer, address } = await lockCustomerAtAddress(
+        deps,
+        tenant,
+        {
+          customerId: input.customer_id,
+          customerParam: 'customer_id',
+          addressId: input.address_id,
+          addressParam: 'address_id',
+        },
+        (customer) => {
+          if (customer.status === 'deactivated') {
+            throw new AppError('customer_deactivated', 'This customer is deactivated and cannot make new bookings.', {
+              param: 'customer_id',
+            });
+          }
+        },
+      );
       const { pricing, coupon } = await priceBooking(deps, tenant, {
         industry: input.industry,
         zip: address.zip,

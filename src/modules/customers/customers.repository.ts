@@ -188,6 +188,22 @@ export async function listCustomers(
   );
 }
 
+/**
+ * The customer's id and status, its row locked, with one of its live addresses (null when it has
+ * no such address): what a new booking reads first, in one round trip.
+ */
+export function lockCustomerWithAddress(db: Sql, tenant: Tenant, customerId: string, addressId: string) {
+  return queryOne<{ id: string; status: CustomerRow['status']; address: AddressRow | null }>(
+    db,
+    sql`select c.id, c.status,
+               (select to_jsonb(a) from (select ${ADDRESS_COLUMNS} from addresses
+                 where ${tenantIs(tenant)} and customer_id = c.id and id = ${addressId} and removed_at is null) a) as address
+        from customers c
+        where ${tenantIs(tenant, 'c')} and c.id = ${customerId}
+        for update of c`,
+  );
+}
+
 export function findAddress(db: Sql, tenant: Tenant, customerId: string, addressId: string) {
   return findCustomersRow<AddressRow>(db, 'addresses', ADDRESS_COLUMNS, tenant, { customerId, id: addressId });
 }

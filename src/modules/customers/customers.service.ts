@@ -281,11 +281,39 @@ export async function customerAddress(
   input: { customerId: string; addressId: string; param: string },
 ): Promise<AddressView> {
   const address = await repository.findAddress(deps.db, tenant, input.customerId, input.addressId);
-  if (address) return addressView(address);
+  return address ? addressView(address) : refuseAddress(deps, tenant, input);
+}
+
+async function refuseAddress(deps: Deps, tenant: Tenant, input: { addressId: string; param: string }): Promise<never> {
   if (await repository.findAddressById(deps.db, tenant, input.addressId)) {
     throw invalidParameter(input.param, 'That address belongs to another customer.');
   }
   throw notFound('address', input.addressId, input.param);
+}
+
+/**
+ * `lockCustomer` and `customerAddress` in one round trip (a new booking): the customer, locked,
+ * then one of its live addresses. `check` runs on the customer before the address is judged, so
+ * the errors come in the same order as with the two calls.
+ */
+export async function lockCustomerAtAddress(
+  deps: Deps,
+  tenant: Tenant,
+  input: { customerId: string; customerParam: string; addressId: string; addressParam: string },
+  check: (customer: Pick<CustomerView, 'id' | 'status'>) => void,
+): Promise<{ customer: Pick<CustomerView, 'id' | 'status'>; address: AddressView }> {
+  const row = found(
+    await repository.lockCustomerWithAddress(deps.db, tenant, input.customerId, input.addressId),
+    'customer',
+    input.customerId,
+    input.customerParam,
+  );
+  const customer = { id: row.id, status: row.status };
+  check(customer);
+  const address = row.address
+    ? addressView(row.address)
+    : await refuseAddress(deps, tenant, { addressId: input.addressId, param: input.addressParam });
+  return { customer, address };
 }
 
 /** Stores the booking figures bookings counted from its own rows (the customer's `stats`). */

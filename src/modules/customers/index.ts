@@ -10,6 +10,7 @@ export {
   getCustomer,
   listCustomers,
   lockCustomer,
+  lockCustomerAtAddress,
   type OpenBookingsCheck,
   requireCustomer,
   setBookingStats,
