@@ -12,7 +12,7 @@ import {
   bookingStatsWrite,
   customerAddress,
   lockCustomer,
-  lockCustomerAtAddress,
+  lockCustomerForBooking,
   requireCustomer,
   setBookingStats,
 } from '../customers/index.ts';
@@ -131,23 +131,12 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
   return withRetry(() =>
     inTransaction(deps, async (deps) => {
       const now = deps.clock.now();
-      const { customer, address } = await lockCustomerAtAddress(
-        deps,
-        tenant,
-        {
-          customerId: input.customer_id,
-          customerParam: 'customer_id',
-          addressId: input.address_id,
-          addressParam: 'address_id',
-        },
-        (customer) => {
-          if (customer.status === 'deactivated') {
-            throw new AppError('customer_deactivated', 'This customer is deactivated and cannot make new bookings.', {
-              param: 'customer_id',
-            });
-          }
-        },
-      );
+      const { customerId, address } = await lockCustomerForBooking(deps, tenant, {
+        customerId: input.customer_id,
+        customerParam: 'customer_id',
+        addressId: input.address_id,
+        addressParam: 'address_id',
+      });
       const { pricing, coupon } = await priceBooking(deps, tenant, {
         industry: input.industry,
         zip: address.zip,
@@ -174,7 +163,7 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
         subscriptionId = newId('subscription');
         await repository.insertSubscription(deps.db, tenant, {
           id: subscriptionId,
-          customerId: customer.id,
+          customerId,
           frequency,
           now,
         });
@@ -184,7 +173,7 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
         tenant,
         {
           id,
-          customerId: customer.id,
+          customerId,
           addressId: address.id,
           zoneId: held.zoneId,
           subscriptionId,
@@ -199,7 +188,7 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
           timeline: [{ status: 'confirmed', at: now.toISOString(), note: 'Booked' }],
           now,
         },
-        (stats) => bookingStatsWrite(tenant, customer.id, stats),
+        (stats) => bookingStatsWrite(tenant, customerId, stats),
       );
       // just made, so no invoice names it yet
       const view = bookingDetailView(inserted, []);

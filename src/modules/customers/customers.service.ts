@@ -292,28 +292,30 @@ async function refuseAddress(deps: Deps, tenant: Tenant, input: { addressId: str
 }
 
 /**
- * `lockCustomer` and `customerAddress` in one round trip (a new booking): the customer, locked,
- * then one of its live addresses. `check` runs on the customer before the address is judged, so
- * the errors come in the same order as with the two calls.
+ * The customer of a new booking, its row locked, and the address it names, in one round trip:
+ * 404 for a missing customer, 409 customer_deactivated (a deactivated customer makes no new
+ * bookings), then the address's refusals, in that order.
  */
-export async function lockCustomerAtAddress(
+export async function lockCustomerForBooking(
   deps: Deps,
   tenant: Tenant,
   input: { customerId: string; customerParam: string; addressId: string; addressParam: string },
-  check: (customer: Pick<CustomerView, 'id' | 'status'>) => void,
-): Promise<{ customer: Pick<CustomerView, 'id' | 'status'>; address: AddressView }> {
+): Promise<{ customerId: string; address: AddressView }> {
   const row = found(
     await repository.lockCustomerWithAddress(deps.db, tenant, input.customerId, input.addressId),
     'customer',
     input.customerId,
     input.customerParam,
   );
-  const customer = { id: row.id, status: row.status };
-  check(customer);
+  if (row.status === 'deactivated') {
+    throw new AppError('customer_deactivated', 'This customer is deactivated and cannot make new bookings.', {
+      param: input.customerParam,
+    });
+  }
   const address = row.address
     ? addressView(row.address)
     : await refuseAddress(deps, tenant, { addressId: input.addressId, param: input.addressParam });
-  return { customer, address };
+  return { customerId: row.id, address };
 }
 
 /** Stores the booking figures bookings counted from its own rows (the customer's `stats`). */

@@ -10,7 +10,7 @@ export {
   getCustomer,
   listCustomers,
   lockCustomer,
-  lockCustomerAtAddress,
+  lockCustomerForBooking,
   type OpenBookingsCheck,
   requireCustomer,
   setBookingStats,
