@@ -192,6 +192,8 @@ export async function startBenchServer(options: { env?: Record<string, string> }
     close: async () => {
       await child.stop();
       await database.close();
+      // BENCH_KEEP_DATABASE=1 leaves the database for EXPLAIN and psql after the run
+      if (process.env.BENCH_KEEP_DATABASE) return console.log(`database kept: ${databaseUrl}`);
       const cleanup = await openDatabase({ databaseUrl: ADMIN_URL, poolSize: 1 });
       await cleanup.sql.execute(sql.raw(`drop database if exists ${name} with (force)`));
       await cleanup.close();

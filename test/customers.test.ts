@@ -189,6 +189,9 @@ describe('customers', () => {
     expect(await search('zeph')).toEqual(['Carol', 'Alice']);
     expect(await search('ALICE ZEPHYR')).toEqual(['Alice']);
     expect(await search('stone.io')).toEqual(['Bob']);
+    // a term of letters only goes through the name index, and still finds e-mail addresses
+    expect(await search('example')).toEqual(['Carol']);
+    expect(await search("o'neil-x")).toEqual([]);
     expect(await search('(212) 555-0199')).toEqual(['Alice']);
     expect(await search('5550199')).toEqual(['Alice']);
     expect(await search('100%')).toEqual([]);

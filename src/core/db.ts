@@ -273,8 +273,9 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   try {
     // Imported here, not at the top: PGlite (a WebAssembly Postgres) costs about a second and
     // tens of megabytes to load, which a server on DATABASE_URL never needs.
-    const [{ PGlite }, { btree_gist }, { pg_trgm }, { drizzle: drizzlePglite }] = await Promise.all([
+    const [{ PGlite }, { btree_gin }, { btree_gist }, { pg_trgm }, { drizzle: drizzlePglite }] = await Promise.all([
       import('@electric-sql/pglite'),
+      import('@electric-sql/pglite/contrib/btree_gin'),
       import('@electric-sql/pglite/contrib/btree_gist'),
       import('@electric-sql/pglite/contrib/pg_trgm'),
       import('drizzle-orm/pglite'),
@@ -283,7 +284,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
       dataDir,
       loadDataDir: options.loadDataDir,
       parsers: pgliteParsers,
-      extensions: { btree_gist, pg_trgm },
+      extensions: { btree_gin, btree_gist, pg_trgm },
     });
     await client.exec(`set time zone 'UTC'`);
     const db = drizzlePglite(client) as unknown as Sql;
