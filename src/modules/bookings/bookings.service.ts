@@ -7,7 +7,7 @@ import { newId } from '../../core/ids.ts';
 import { mergeMetadata, metadataFilter, metadataView } from '../../core/metadata.ts';
 import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { type HeldBookings, Pricing, redeemCoupon, staffNames } from '../catalog/index.ts';
+import { crewTimeHold, type HeldBookings, Pricing, redeemCoupon, staffNames } from '../catalog/index.ts';
 import {
   bookingStatsWrite,
   customerAddress,
@@ -28,7 +28,7 @@ import {
   type NewBookingBody,
   type UpdateBookingBody,
 } from './bookings.schemas.ts';
-import { priceBooking, scheduleCrew } from './scheduling.ts';
+import { holdOffered, offerCrew, priceBooking, scheduleCrew } from './scheduling.ts';
 
 export function bookingView(row: repository.BookingRow): BookingView {
   return {
@@ -145,7 +145,7 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
         now,
       });
       const id = newId('booking');
-      const held = await scheduleCrew(deps, tenant, {
+      const offer = await offerCrew(deps, tenant, {
         bookingId: id,
         zip: address.zip,
         industry: input.industry,
@@ -168,27 +168,31 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
           now,
         });
       }
-      const inserted = await repository.insertBooking(
-        deps.db,
-        tenant,
-        {
-          id,
-          customerId,
-          addressId: address.id,
-          zoneId: held.zoneId,
-          subscriptionId,
-          industry: input.industry,
-          configuration,
-          coupon,
-          pricing,
-          scheduledAt: startsAt,
-          assignedCrew: [held.staffId],
-          notes: input.notes ?? null,
-          metadata: mergeMetadata({}, input.metadata),
-          timeline: [{ status: 'confirmed', at: now.toISOString(), note: 'Booked' }],
-          now,
-        },
-        (stats) => bookingStatsWrite(tenant, customerId, stats),
+      // the crew member's time is held by the booking's insert itself, one round trip for two
+      const { held: inserted } = await holdOffered(deps, tenant, { ...offer, bookingId: id }, (time, zoneId) =>
+        repository.insertBooking(
+          deps.db,
+          tenant,
+          {
+            id,
+            customerId,
+            addressId: address.id,
+            zoneId,
+            subscriptionId,
+            industry: input.industry,
+            configuration,
+            coupon,
+            pricing,
+            scheduledAt: startsAt,
+            assignedCrew: [time.staffId],
+            notes: input.notes ?? null,
+            metadata: mergeMetadata({}, input.metadata),
+            timeline: [{ status: 'confirmed', at: now.toISOString(), note: 'Booked' }],
+            now,
+          },
+          (stats) => bookingStatsWrite(tenant, customerId, stats),
+          crewTimeHold(tenant, time),
+        ),
       );
       // just made, so no invoice names it yet
       const view = bookingDetailView(inserted, []);

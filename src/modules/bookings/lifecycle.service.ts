@@ -202,17 +202,19 @@ async function bookNextOccurrence(deps: Deps, tenant: Tenant, row: repository.Bo
       ...candidates.filter((c) => row.assigned_crew.includes(c)),
       ...candidates.filter((c) => !row.assigned_crew.includes(c)),
     ];
-    const staffId = await holdFirstFree(
-      deps,
-      tenant,
-      { zone },
-      {
-        bookingId: id,
-        candidates: preferred,
-        start: startsAt,
-        durationMinutes: pricing.estimated_duration,
-      },
-    );
+    const staffId = (
+      await holdFirstFree(
+        deps,
+        tenant,
+        { zone },
+        {
+          bookingId: id,
+          candidates: preferred,
+          start: startsAt,
+          durationMinutes: pricing.estimated_duration,
+        },
+      )
+    )?.staffId;
     if (!staffId) continue;
     const detail = await repository.insertBooking(
       deps.db,

@@ -7,6 +7,7 @@ import { AppError } from '../../core/errors.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { findOfferedSlot, freeStaffForSlot, type Slot, slotRefusal, takenMessage } from '../availability/index.ts';
 import {
+  type CrewTime,
   holdCrewTime,
   loadPricingContext,
   loadSchedulingContext,
@@ -54,18 +55,36 @@ export async function priceBooking(
   return { pricing: priceConfiguration(catalog, input.configuration), coupon: catalog.coupon };
 }
 
-export interface HeldSlot {
+/** A time availability offers, and the crew members free for it, best first. */
+export interface OfferedTime {
+  zone: NonNullable<SchedulingContext['zone']>;
+  slot: Slot;
+  candidates: string[];
+  start: Date;
+  durationMinutes: number;
+  param?: string;
+}
+
+export interface HeldSlot<T = true> {
   zoneId: string;
   staffId: string;
   slot: Slot;
+  /** What the hold returned for the crew member held. */
+  held: T;
 }
 
 /**
- * Checks that availability offers `startsAt` for the duration (the booking's own time does not
- * count against it), then holds the first free crew member: `preferred` first (a rescheduled
- * booking keeps its crew when it can), then the least busy. Throws 409 slot_unavailable.
+ * Holds one person's time, and may write with it in the same statement (a new booking's
+ * insert): undefined when the time was taken.
  */
-export async function scheduleCrew(
+export type Hold<T> = (time: CrewTime, zoneId: string) => Promise<T | undefined>;
+
+/**
+ * Checks that availability offers `startsAt` for the duration (the booking's own time does not
+ * count against it) and lists the crew free then: `preferred` first (a rescheduled booking keeps
+ * its crew when it can), then the least busy. Throws 409 slot_unavailable.
+ */
+export async function offerCrew(
   deps: Deps,
   tenant: Tenant,
   input: {
@@ -76,11 +95,9 @@ export async function scheduleCrew(
     durationMinutes: number;
     now: Date;
     preferred?: string[];
-    /** The booking already holds time (reschedule): free it in this transaction. */
-    rescheduling?: boolean;
     param?: string;
   },
-): Promise<HeldSlot> {
+): Promise<OfferedTime> {
   const context = await loadSchedulingContext(deps, tenant, {
     zip: input.zip,
     industry: input.industry,
@@ -99,16 +116,44 @@ export async function scheduleCrew(
   const slot = findOfferedSlot({ ...scheduling, now: input.now, startsAt: input.startsAt });
   if (!slot)
     throw slotUnavailable(input.param, slotRefusal({ ...scheduling, now: input.now, startsAt: input.startsAt }));
-  if (input.rescheduling) await releaseCrewTime(deps, tenant, input.bookingId);
-  const staffId = await holdFirstFree(deps, tenant, context, {
-    bookingId: input.bookingId,
+  return {
+    zone: context.zone,
+    slot,
     candidates: preferFirst(freeStaffForSlot({ ...scheduling, startsAt: input.startsAt }), input.preferred),
     start: input.startsAt,
     durationMinutes: input.durationMinutes,
-  });
-  // offered a moment ago, but a concurrent booking held the last free crew member first
-  if (!staffId) throw slotUnavailable(input.param, takenMessage(context.zone, input.startsAt));
-  return { zoneId: context.zone.id, staffId, slot };
+    param: input.param,
+  };
+}
+
+/**
+ * Holds the offered time for the first candidate the database lets through, with `hold` (the
+ * catalog's holdCrewTime unless given). Throws 409 slot_unavailable when a concurrent booking
+ * held the last free crew member first.
+ */
+export async function holdOffered<T = true>(
+  deps: Deps,
+  tenant: Tenant,
+  offer: OfferedTime & { bookingId: string },
+  hold?: Hold<T>,
+): Promise<HeldSlot<T>> {
+  const held = await holdFirstFree(deps, tenant, { zone: offer.zone }, offer, hold);
+  if (!held) throw slotUnavailable(offer.param, takenMessage(offer.zone, offer.start));
+  return { zoneId: offer.zone.id, slot: offer.slot, ...held };
+}
+
+/** offerCrew, then holdOffered; a reschedule frees the booking's own time in between. */
+export async function scheduleCrew(
+  deps: Deps,
+  tenant: Tenant,
+  input: Parameters<typeof offerCrew>[2] & {
+    /** The booking already holds time (reschedule): free it in this transaction. */
+    rescheduling?: boolean;
+  },
+): Promise<HeldSlot> {
+  const offer = await offerCrew(deps, tenant, input);
+  if (input.rescheduling) await releaseCrewTime(deps, tenant, input.bookingId);
+  return holdOffered(deps, tenant, { ...offer, bookingId: input.bookingId });
 }
 
 function preferFirst(candidates: string[], preferred: string[] = []): string[] {
@@ -122,19 +167,20 @@ function preferFirst(candidates: string[], preferred: string[] = []): string[] {
  * roll back, so two transactions, in one process or in two, never both get a person. null when
  * none is free.
  */
-export async function holdFirstFree(
+export async function holdFirstFree<T = true>(
   deps: Deps,
   tenant: Tenant,
-  context: Pick<SchedulingContext, 'zone'>,
+  context: { zone: NonNullable<SchedulingContext['zone']> },
   input: { bookingId: string; candidates: string[]; start: Date; durationMinutes: number },
-): Promise<string | null> {
-  const buffer = context.zone?.travelBufferMinutes ?? 0;
+  hold: Hold<T> = async (time) => ((await holdCrewTime(deps, tenant, time)) ? (true as T) : undefined),
+): Promise<{ staffId: string; held: T } | null> {
+  const buffer = context.zone.travelBufferMinutes;
   // an empty range is refused by the table; a zero-minute job still holds a minute
   const minutes = Math.max(1, input.durationMinutes + buffer);
   const end = new Date(input.start.getTime() + minutes * MINUTE);
   for (const staffId of input.candidates) {
-    const held = await holdCrewTime(deps, tenant, { staffId, bookingId: input.bookingId, start: input.start, end });
-    if (held) return staffId;
+    const held = await hold({ staffId, bookingId: input.bookingId, start: input.start, end }, context.zone.id);
+    if (held !== undefined) return { staffId, held };
   }
   return null;
 }

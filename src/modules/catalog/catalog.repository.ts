@@ -360,16 +360,21 @@ export async function tryInsertTimeBlock(
   tenant: Tenant,
   block: { staffId: string; bookingId: string | null; start: Date; end: Date },
 ): Promise<boolean> {
-  const rows = await query(
-    tx,
-    sql`insert into staff_time_blocks (account_id, environment, staff_id, booking_id, during)
+  const rows = await query(tx, timeBlockHold(tenant, block));
+  return rows.length > 0;
+}
+
+/** The insert tryInsertTimeBlock runs: one row (the block's id) when the time was free. */
+export function timeBlockHold(
+  tenant: Tenant,
+  block: { staffId: string; bookingId: string | null; start: Date; end: Date },
+): SQL {
+  return sql`insert into staff_time_blocks (account_id, environment, staff_id, booking_id, during)
         select ${tenant.accountId}, ${tenant.environment}, ${block.staffId}, ${block.bookingId},
                tstzrange(${block.start}::timestamptz, ${block.end}::timestamptz, '[)')
         where exists (select 1 from staff s where ${tenantIs(tenant, 's')} and s.id = ${block.staffId}
                         and s.is_active and s.archived_at is null for key share)
-        on conflict do nothing returning id`,
-  );
-  return rows.length > 0;
+        on conflict do nothing returning id`;
 }
 
 /** Zones' names and time zones by id, archived zones included (old bookings still name them). */

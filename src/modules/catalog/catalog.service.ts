@@ -1,6 +1,7 @@
 // The services endpoints; the loaders bookings use to run the very same availability and
 // pricing rules inside their own transaction; and what other modules do with the catalog's
 // tables (coupon redemptions, crew time, zone ZIPs, staff names), given tx-bound deps.
+import type { SQL } from '../../core/db.ts';
 import type { Deps } from '../../core/deps.ts';
 import { AppError, found, invalidParameter } from '../../core/errors.ts';
 import type { Tenant } from '../../core/tenant.ts';
@@ -262,6 +263,14 @@ export interface CrewTime {
  */
 export function holdCrewTime(deps: Deps, tenant: Tenant, time: CrewTime): Promise<boolean> {
   return repository.tryInsertTimeBlock(deps.db, tenant, time);
+}
+
+/**
+ * holdCrewTime as a statement for another module's write to run as a CTE, saving a round trip:
+ * it returns a row when the time was held, and the write goes ahead only then.
+ */
+export function crewTimeHold(tenant: Tenant, time: CrewTime): SQL {
+  return repository.timeBlockHold(tenant, time);
 }
 
 /** Blocks a crew member's time; throws the exclusion violation STAFF_OVERLAP_CONSTRAINT if taken. */

@@ -7,6 +7,7 @@ export { Pricing, ServiceConfiguration } from './catalog.schemas.ts';
 export {
   blockCrewTime,
   type CrewTime,
+  crewTimeHold,
   holdCrewTime,
   listProducts,
   loadPricingContext,
