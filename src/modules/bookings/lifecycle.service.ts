@@ -10,7 +10,7 @@ import { newId } from '../../core/ids.ts';
 import { formatMoney } from '../../core/money.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { availableSlots, freeStaffForSlot, localDate, localTime, minutesOfDay } from '../availability/index.ts';
-import { loadCatalogSettings, loadSchedulingContext, releaseCrewTime } from '../catalog/index.ts';
+import { crewTimeHold, loadCatalogSettings, loadSchedulingContext, releaseCrewTime } from '../catalog/index.ts';
 import { bookingStatsWrite, lockCustomer } from '../customers/index.ts';
 import { createBookingInvoice, createCancellationFeeInvoice } from '../invoices/index.ts';
 import { cancellationFee, type PriceBreakdown } from '../pricing/index.ts';
@@ -202,49 +202,46 @@ async function bookNextOccurrence(deps: Deps, tenant: Tenant, row: repository.Bo
       ...candidates.filter((c) => row.assigned_crew.includes(c)),
       ...candidates.filter((c) => !row.assigned_crew.includes(c)),
     ];
-    const staffId = (
-      await holdFirstFree(
-        deps,
-        tenant,
-        { zone },
-        {
-          bookingId: id,
-          candidates: preferred,
-          start: startsAt,
-          durationMinutes: pricing.estimated_duration,
-        },
-      )
-    )?.staffId;
-    if (!staffId) continue;
-    const detail = await repository.insertBooking(
-      deps.db,
+    // the crew member's time is held by the booking's insert itself, as for a new booking
+    const held = await holdFirstFree(
+      deps,
       tenant,
-      {
-        id,
-        customerId: row.customer_id,
-        addressId: row.address_id,
-        zoneId: zone.id,
-        subscriptionId: subscription.id,
-        industry: row.industry,
-        configuration: row.configuration,
-        coupon: null,
-        pricing,
-        scheduledAt: startsAt,
-        assignedCrew: [staffId],
-        notes: row.notes,
-        // the integrator's keys follow the subscription, like the notes
-        metadata: row.metadata,
-        timeline: [
+      { zone },
+      { bookingId: id, candidates: preferred, start: startsAt, durationMinutes: pricing.estimated_duration },
+      (time) =>
+        repository.insertBooking(
+          deps.db,
+          tenant,
           {
-            status: 'confirmed',
-            at: now.toISOString(),
-            note: `Next ${subscription.frequency} occurrence after ${row.id}`,
+            id,
+            customerId: row.customer_id,
+            addressId: row.address_id,
+            zoneId: zone.id,
+            subscriptionId: subscription.id,
+            industry: row.industry,
+            configuration: row.configuration,
+            coupon: null,
+            pricing,
+            scheduledAt: startsAt,
+            assignedCrew: [time.staffId],
+            notes: row.notes,
+            // the integrator's keys follow the subscription, like the notes
+            metadata: row.metadata,
+            timeline: [
+              {
+                status: 'confirmed',
+                at: now.toISOString(),
+                note: `Next ${subscription.frequency} occurrence after ${row.id}`,
+              },
+            ],
+            now,
           },
-        ],
-        now,
-      },
-      (stats) => bookingStatsWrite(tenant, row.customer_id, stats),
+          (stats) => bookingStatsWrite(tenant, row.customer_id, stats),
+          crewTimeHold(tenant, time),
+        ),
     );
+    if (!held) continue;
+    const detail = held.held;
     await deps.events.publish(deps.db, tenant, 'booking.created', bookingDetailView(detail, []), now);
     return true;
   }
