@@ -97,9 +97,9 @@ export interface NewBooking {
  * stats counted with it and stored by `storeStats` (the customers module's statement, given the
  * relation `stats`): one round trip for what took five. The statement cannot see its own insert
  * in the table, so the detail and the count read the inserted row from the insert's RETURNING.
- * With `hold` (the catalog's crewTimeHold, one more round trip saved), the booking is inserted
- * only if the hold returns a row; undefined when it did not, and nothing is written then but
- * the customer's stats, recounted unchanged.
+ * The booking holds its crew member's time in the same statement: it is inserted only if `hold`
+ * (the catalog's crewTimeHold) returns a row. undefined when the time was taken; nothing is
+ * written then but the customer's stats, recounted unchanged.
  */
 export async function insertBooking(
   db: Sql,
@@ -107,23 +107,11 @@ export async function insertBooking(
   booking: NewBooking,
   storeStats: (stats: SQL) => SQL,
   hold: SQL,
-): Promise<(BookingRow & BookingExtras) | undefined>;
-export async function insertBooking(
-  db: Sql,
-  tenant: Tenant,
-  booking: NewBooking,
-  storeStats: (stats: SQL) => SQL,
-): Promise<BookingRow & BookingExtras>;
-export async function insertBooking(
-  db: Sql,
-  tenant: Tenant,
-  booking: NewBooking,
-  storeStats: (stats: SQL) => SQL,
-  hold?: SQL,
 ): Promise<(BookingRow & BookingExtras) | undefined> {
   const row = await queryOne<BookingRow & BookingExtras>(
     db,
-    sql`with ${hold ? sql`held as (${hold}),` : sql``} new_booking as (
+    sql`with held as (${hold}),
+        new_booking as (
           insert into bookings (id, account_id, environment, customer_id, address_id, zone_id, subscription_id, status,
             industry, configuration, coupon, pricing, total, estimated_duration, scheduled_at, assigned_crew, notes,
             metadata, timeline, created_at, updated_at)
@@ -136,7 +124,7 @@ export async function insertBooking(
                   ${textArray(booking.assignedCrew)}, ${booking.notes}, ${metadataJson(booking.metadata)},
                   ${JSON.stringify(booking.timeline)}::jsonb,
                   ${booking.now}::timestamptz, ${booking.now}::timestamptz
-          ${hold ? sql`where exists (select 1 from held)` : sql``}
+          where exists (select 1 from held)
           returning *),
         stats as (${statsSelect(
           tenant,
@@ -147,7 +135,6 @@ export async function insertBooking(
         stored_stats as (${storeStats(sql`stats`)})
         ${detailSelect(tenant, booking.id, sql`new_booking`)}`,
   );
-  if (!row && !hold) throw new Error('booking not inserted');
   return row;
 }
 

@@ -169,7 +169,7 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
         });
       }
       // the crew member's time is held by the booking's insert itself, one round trip for two
-      const { held: inserted } = await holdOffered(deps, tenant, { ...offer, bookingId: id }, (time, zoneId) =>
+      const { held: inserted } = await holdOffered(deps, tenant, { ...offer, bookingId: id }, (time) =>
         repository.insertBooking(
           deps.db,
           tenant,
@@ -177,7 +177,7 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
             id,
             customerId,
             addressId: address.id,
-            zoneId,
+            zoneId: offer.zone.id,
             subscriptionId,
             industry: input.industry,
             configuration,

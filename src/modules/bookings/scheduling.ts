@@ -77,7 +77,7 @@ export interface HeldSlot<T = true> {
  * Holds one person's time, and may write with it in the same statement (a new booking's
  * insert): undefined when the time was taken.
  */
-export type Hold<T> = (time: CrewTime, zoneId: string) => Promise<T | undefined>;
+export type Hold<T> = (time: CrewTime) => Promise<T | undefined>;
 
 /**
  * Checks that availability offers `startsAt` for the duration (the booking's own time does not
@@ -179,7 +179,7 @@ export async function holdFirstFree<T = true>(
   const minutes = Math.max(1, input.durationMinutes + buffer);
   const end = new Date(input.start.getTime() + minutes * MINUTE);
   for (const staffId of input.candidates) {
-    const held = await hold({ staffId, bookingId: input.bookingId, start: input.start, end }, context.zone.id);
+    const held = await hold({ staffId, bookingId: input.bookingId, start: input.start, end });
     if (held !== undefined) return { staffId, held };
   }
   return null;
