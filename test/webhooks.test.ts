@@ -201,7 +201,7 @@ describe('delivery', () => {
 
   it('queues one attempt per event and subscribed endpoint, past the ids minted with the events too', async () => {
     const other = await createTestAccount(t);
-    // more endpoints than the ids minted with each event (8): the rest are queued by a second statement
+    // more endpoints than the ids minted with each event (8): the rest get ids derived in SQL
     const all = await Promise.all(Array.from({ length: 11 }, () => createEndpoint(other, ['invoice.*'])));
     const paidOnly = await createEndpoint(other, ['invoice.paid']);
     const { payloads } = await transaction(t.database.sql, (tx) =>
@@ -221,6 +221,12 @@ describe('delivery', () => {
           where event_id in (${payloads[0]!.id}, ${payloads[1]!.id})`,
     );
     expect(queued).toHaveLength(11 * 2 + 1);
+    const ids = await query<{ id: string }>(
+      t.database.sql,
+      sql`select id from webhook_deliveries where event_id in (${payloads[0]!.id}, ${payloads[1]!.id})`,
+    );
+    for (const { id } of ids) expect(id).toMatch(/^whd_[0-9A-Za-z]{24}$/);
+    expect(new Set(ids.map((row) => row.id)).size).toBe(ids.length);
     expect(new Set(queued.map((row) => `${row.event_id} ${row.endpoint_id}`)).size).toBe(queued.length);
     await deliverDue();
     for (const endpoint of all) {

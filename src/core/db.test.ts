@@ -4,11 +4,16 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/helpers/database.ts';
 import {
+  constraintViolated,
   DatabaseUnreachableError,
   isDatabaseUnavailable,
   openDatabase,
+  query,
   reconnectDelay,
+  type SQL,
+  type Sql,
   sql,
+  transaction,
   unavailableReason,
 } from './db.ts';
 
@@ -73,5 +78,73 @@ describe('isDatabaseUnavailable', () => {
 describe('reconnectDelay', () => {
   it('backs off from 250 ms and never waits more than 2 s, so work resumes soon after an outage', () => {
     expect([1, 2, 3, 4, 5, 50].map(reconnectDelay)).toEqual([250, 500, 1000, 2000, 2000, 2000]);
+  });
+});
+
+describe('transaction', () => {
+  // a table of its own per run: the test database is shared by the suite's files
+  async function withTable(work: (db: Sql, table: SQL, onPostgres: boolean) => Promise<void>) {
+    const database = await openTestDatabase();
+    const table = sql`${sql.identifier(`tx_test_${Math.random().toString(36).slice(2, 10)}`)}`;
+    try {
+      await query(database.sql, sql`create table ${table} (id int primary key)`);
+      await work(database.sql, table, database.kind === 'postgres');
+    } finally {
+      await query(database.sql, sql`drop table if exists ${table}`).catch(() => {});
+      await database.close();
+    }
+  }
+  const ids = async (db: Sql, table: SQL) =>
+    (await query<{ id: number }>(db, sql`select id from ${table} order by id`)).map((row) => row.id);
+
+  it('commits behind a `last` statement, and refuses a statement after it', async () => {
+    await withTable(async (db, table, onPostgres) => {
+      await transaction(db, async (tx) => {
+        await query(tx, sql`insert into ${table} values (1)`);
+        await query(tx, sql`insert into ${table} values (2)`, { last: true });
+      });
+      expect(await ids(db, table)).toEqual([1, 2]);
+      const late = await transaction(db, async (tx) => {
+        await query(tx, sql`insert into ${table} values (3)`, { last: true });
+        await query(tx, sql`insert into ${table} values (4)`);
+      }).catch((error: unknown) => error);
+      // PGlite runs `last` as an ordinary statement (it has no connection to pipeline on)
+      if (onPostgres) expect((late as Error).message).toBe('a statement after the transaction committed');
+      expect(await ids(db, table)).toEqual(onPostgres ? [1, 2, 3] : [1, 2, 3, 4]);
+    });
+  });
+
+  it('keeps nothing of a transaction whose `last` statement fails', async () => {
+    await withTable(async (db, table) => {
+      const failure = await transaction(db, async (tx) => {
+        await query(tx, sql`insert into ${table} values (1)`);
+        await query(tx, sql`insert into ${table} values (1)`, { last: true });
+      }).catch((error: unknown) => error);
+      expect(constraintViolated(failure)).toBe(true);
+      expect(await ids(db, table)).toEqual([]);
+      // the connection is clean for the next transaction
+      await transaction(db, async (tx) => {
+        await query(tx, sql`insert into ${table} values (5)`, { last: true });
+      });
+      expect(await ids(db, table)).toEqual([5]);
+    });
+  });
+
+  it('makes a nested transaction a savepoint, where `last` is an ordinary statement', async () => {
+    await withTable(async (db, table) => {
+      await transaction(db, async (tx) => {
+        await query(tx, sql`insert into ${table} values (1)`);
+        const inner = await transaction(tx, async (nested) => {
+          await query(nested, sql`insert into ${table} values (2)`);
+          throw new Error('undo the savepoint');
+        }).catch((error: unknown) => error);
+        expect((inner as Error).message).toBe('undo the savepoint');
+        await transaction(tx, async (nested) => {
+          await query(nested, sql`insert into ${table} values (3)`, { last: true });
+        });
+        await query(tx, sql`insert into ${table} values (4)`);
+      });
+      expect(await ids(db, table)).toEqual([1, 3, 4]);
+    });
   });
 });

@@ -124,7 +124,7 @@ async function inUtc(client: pg.ClientBase): Promise<void> {
 }
 
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
-  const pool = new pg.Pool({ ...clientConfig(url), max: options.poolSize ?? 20, onConnect: inUtc });
+  const pool = new pg.Pool({ ...clientConfig(url), max: options.poolSize ?? 20, onConnect: inUtc, pipeline: true });
   // pg-pool listens for errors only on idle clients (and then drops them). A checked-out client
   // that loses its connection (restart, failover, pg_terminate_backend) emits 'error' itself:
   // without a listener that ends the process. With one, its next query fails instead, and the
@@ -355,6 +355,14 @@ export interface QueryOptions {
    * when the queue was short reads the whole backlog once it is long.
    */
   prepared?: boolean;
+  /**
+   * The transaction's last statement: COMMIT is sent right behind it, before its answer comes
+   * back (pipelined), so the locks it takes are held only while it runs and commits, never
+   * while this process gets round to sending COMMIT. Nothing may run in the transaction after
+   * it. Honoured by the outermost transaction on PostgreSQL; elsewhere (a savepoint, PGlite) it
+   * is an ordinary statement and the transaction commits as usual.
+   */
+  last?: boolean;
 }
 
 /**
@@ -377,7 +385,13 @@ async function dialledTheServer(db: Sql, url: string): Promise<boolean> {
 /** Runs a query and returns its rows. */
 export async function query<Row>(db: Sql, statement: SQL, options: QueryOptions = {}): Promise<Row[]> {
   const client = pgClientOf(db);
-  if (client) return (await queryPostgres(client, db, statement, options.prepared !== false)) as Row[];
+  if (client) {
+    const open = openTransactions.get(db);
+    if (open?.committed) throw new Error('a statement after the transaction committed');
+    const thenCommit = options.last === true && open !== undefined && open.depth === 0;
+    if (thenCommit) open.committed = true;
+    return (await queryPostgres(client, db, statement, options.prepared !== false, thenCommit)) as Row[];
+  }
   const result = (await db.execute(statement)) as unknown as { rows: Row[] };
   return result.rows;
 }
@@ -457,6 +471,7 @@ async function queryPostgres(
   db: Sql,
   statement: SQL,
   prepared: boolean,
+  thenCommit = false,
 ): Promise<unknown[]> {
   const dialect = (db as unknown as { dialect: { sqlToQuery(statement: SQL): { sql: string; params: unknown[] } } })
     .dialect;
@@ -465,6 +480,19 @@ async function queryPostgres(
   const name = prepared && naming?.on ? statementName(text) : undefined;
   const run = (as?: string) => client.query({ name: as, text, values: params, types: resultTypes });
   let failure: unknown;
+  if (thenCommit) {
+    const ran = run(name);
+    // in an aborted transaction (the statement failed) COMMIT rolls back and answers so
+    const committed = client.query('commit');
+    try {
+      const { rows } = await ran;
+      await committed;
+      return rows;
+    } catch (error) {
+      await committed.catch(() => {});
+      throw new Error(`Failed query: ${text}`, { cause: error });
+    }
+  }
   try {
     return (await run(name)).rows;
   } catch (error) {
@@ -505,19 +533,70 @@ export async function queryOne<Row>(db: Sql, statement: SQL, options?: QueryOpti
   return rows[0];
 }
 
-/** Runs `work` in one transaction: everything it writes commits together or not at all. */
+/**
+ * Transactions open on our pg connections, by the handle their work runs on: how many savepoints
+ * deep it is, and whether COMMIT already went out behind a `last` statement.
+ */
+const openTransactions = new WeakMap<Sql, { client: pg.ClientBase; depth: number; committed: boolean }>();
+
+/**
+ * Runs `work` in one transaction: everything it writes commits together or not at all. Called
+ * inside another transaction it becomes a savepoint of that one.
+ */
 export function transaction<T>(db: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
+  const open = openTransactions.get(db);
+  if (open) return inSavepoint(db, open, work);
   const pool = pools.get(db);
   if (!pool) return db.transaction((tx) => work(tx as unknown as Sql));
-  return onPooledClient(pool, (client) => client.transaction((tx) => work(tx as unknown as Sql)));
+  return onPooledClient(pool, async (tx, client) => {
+    const state = { client, depth: 0, committed: false };
+    openTransactions.set(tx, state);
+    // the pool's connections pipeline: the transaction's first statement goes out right behind
+    // BEGIN instead of a round trip later
+    const begun = client.query('begin');
+    begun.catch(() => {});
+    try {
+      const result = await work(tx);
+      await begun;
+      if (!state.committed) await client.query('commit');
+      return result;
+    } catch (error) {
+      // after a `last` statement COMMIT has ended the transaction either way
+      if (!state.committed) await client.query('rollback').catch(() => {});
+      throw error;
+    } finally {
+      openTransactions.delete(tx);
+    }
+  });
+}
+
+async function inSavepoint<T>(
+  tx: Sql,
+  open: { client: pg.ClientBase; depth: number },
+  work: (tx: Sql) => Promise<T>,
+): Promise<T> {
+  const name = `fh_savepoint_${++open.depth}`;
+  try {
+    await open.client.query(`savepoint ${name}`);
+    try {
+      const result = await work(tx);
+      await open.client.query(`release savepoint ${name}`);
+      return result;
+    } catch (error) {
+      await open.client.query(`rollback to savepoint ${name}`).catch(() => {});
+      throw error;
+    }
+  } finally {
+    open.depth -= 1;
+  }
 }
 
 /**
- * Drizzle's pool transaction sends BEGIN before its try/finally, so a connection that drops
- * between checkout and BEGIN's answer is never released and the pool shrinks for good. The
- * transaction therefore runs on a client checked out here, and always given back.
+ * A transaction's client, checked out here and always given back (drizzle's own pool
+ * transaction sends BEGIN before its try/finally and leaks the client when that fails); one whose
+ * connection failed is discarded.
  */
-async function onPooledClient<T>(pool: pg.Pool, work: (client: Sql) => Promise<T>): Promise<T> {
+async function onPooledClient<T>(pool: pg.Pool, work: (db: Sql, client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let failure: unknown;
   try {
@@ -526,7 +605,7 @@ async function onPooledClient<T>(pool: pg.Pool, work: (client: Sql) => Promise<T
       db = drizzlePostgres(client) as unknown as Sql;
       clientDatabases.set(client, db);
     }
-    return await work(db);
+    return await work(db, client);
   } catch (error) {
     failure = error;
     throw error;

@@ -92,4 +92,9 @@ export interface PublishOptions {
    * show what the statement that stores them decides.
    */
   fill?: { placeholder: string; value: SQL };
+  /**
+   * This is the transaction's last statement (`QueryOptions.last`): COMMIT goes out right behind
+   * it, so the row locks its `with` parts take are held only while it runs and commits.
+   */
+  last?: boolean;
 }

@@ -277,10 +277,12 @@ async function countBookings(db: Sql, tenant: Tenant, filters: BookingFilters, w
 const COUNT_SHARDS = 16;
 
 /**
- * Moves the per-status counts by `deltas`, in one random shard (its rows locked in status
- * order): a statement for the last one of the transaction, the one that publishes its event
- * (`PublishOptions.with`), since the rows are shared by the whole environment. undefined when
- * nothing moves.
+ * Moves the per-status counts by `deltas`, in the shard of the server connection that runs the
+ * statement (its rows locked in status order): connections' process ids are consecutive, so
+ * concurrent transactions spread over the shards evenly and two meet only when their pids do
+ * (a random shard had them queue behind each other for a third of the time under load). A part
+ * of the transaction's last statement, the one that publishes its event (`PublishOptions.with`),
+ * since the rows are shared by the whole environment. undefined when nothing moves.
  */
 export function bookingCountsChange(tenant: Tenant, deltas: Partial<Record<BookingStatus, number>>): SQL | undefined {
   const entries = Object.entries(deltas)
@@ -288,7 +290,7 @@ export function bookingCountsChange(tenant: Tenant, deltas: Partial<Record<Booki
     .sort(([a], [b]) => (a < b ? -1 : 1));
   if (entries.length === 0) return undefined;
   return sql`insert into booking_counts (account_id, environment, status, shard, count)
-        select ${tenant.accountId}, ${tenant.environment}, d.status, ${Math.floor(Math.random() * COUNT_SHARDS)}, d.delta
+        select ${tenant.accountId}, ${tenant.environment}, d.status, (pg_backend_pid() % ${COUNT_SHARDS})::smallint, d.delta
         from unnest(${textArray(entries.map(([status]) => status))}, ${sql.param(entries.map(([, delta]) => delta))}::int[])
           with ordinality as d(status, delta, ord)
         order by d.ord

@@ -196,9 +196,11 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
       );
       // just made, so no invoice names it yet
       const view = bookingDetailView(inserted, []);
-      // the counts go last, with the event: their rows are shared by the whole environment
+      // the counts go last, with the event and COMMIT right behind: their rows are shared by the
+      // whole environment
       await deps.events.publish(deps.db, tenant, 'booking.created', view, now, {
         with: repository.bookingCountsChange(tenant, { confirmed: 1 }),
+        last: true,
       });
       return view;
     }),

@@ -86,8 +86,9 @@ export async function insertEvents(
   events: readonly NewEvent[],
   alongside: readonly SQL[],
   also: readonly StatementPart[],
-  fill?: { placeholder: string; value: SQL },
+  options: { fill?: { placeholder: string; value: SQL }; last?: boolean } = {},
 ): Promise<{ counts: number[]; filled: string | null }> {
+  const { fill } = options;
   const rows = events.map((event) => sql`(${event.id}, ${event.type}, ${event.body}, ${event.createdAt}::timestamptz)`);
   const body = fill
     ? sql`replace(v.body, ${JSON.stringify(fill.placeholder)}, to_json(filled.value)::text)`
@@ -106,6 +107,7 @@ export async function insertEvents(
     sql`with ${sql.join(parts, sql`, `)}
         select ${counts.length > 0 ? sql`array[${sql.join(counts, sql`, `)}]` : sql`null::int[]`} as counts,
                ${fill ? sql`(select value from filled)` : sql`null`}::text as filled`,
+    { last: options.last },
   );
   return { counts: row?.counts ?? [], filled: row?.filled ?? null };
 }

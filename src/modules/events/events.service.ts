@@ -38,13 +38,12 @@ export interface PublishedEvent {
 
 /**
  * Told of every event published, inside the publishing transaction. Its rows are written by
- * the very statement that stores the events (`rows`: an `insert … returning …`), so publishing
- * costs one round trip whoever subscribes; `after` gets how many rows that returned and may
- * write more in the transaction (when `rows` could not hold them all).
+ * the very statement that stores the events (`rows`: an `insert … returning …`, all of them:
+ * that statement may be the transaction's last), so publishing costs one round trip whoever
+ * subscribes.
  */
 export interface EventSubscriber {
   rows(tenant: Tenant, events: readonly PublishedEvent[]): SQL;
-  after(tx: Sql, tenant: Tenant, events: readonly PublishedEvent[], returned: number): Promise<void>;
 }
 
 /** The outbox publisher: stores the events and their subscribers' rows in `tx`, in one statement. */
@@ -53,17 +52,14 @@ export function eventPublisher(subscribers: readonly EventSubscriber[]): EventPu
     const payloads = events.map(({ type, object }) => eventPayload(tenant, type, object, at));
     const published = events.map(({ type }, i) => ({ id: (payloads[i] as EventPayload).id, type, at }));
     const own = options.with;
-    const { counts, filled } = await repository.insertEvents(
+    const { filled } = await repository.insertEvents(
       tx,
       tenant,
       payloads.map((payload) => ({ id: payload.id, type: payload.type, body: JSON.stringify(payload), createdAt: at })),
       subscribers.map((subscriber) => subscriber.rows(tenant, published)),
       own === undefined ? [] : Array.isArray(own) ? own : [{ name: 'own', statement: own as SQL }],
-      options.fill,
+      { fill: options.fill, last: options.last },
     );
-    for (const [i, subscriber] of subscribers.entries()) {
-      await subscriber.after(tx, tenant, published, counts[i] ?? 0);
-    }
     return { payloads, filled };
   };
   return {

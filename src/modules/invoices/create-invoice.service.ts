@@ -40,6 +40,8 @@ interface InvoiceSpec {
   metadata: Metadata;
   /** required: the default card must be charged (400 without one); if_card_on_file: when there is one. */
   charge: 'none' | 'required' | 'if_card_on_file';
+  /** Nothing follows in the caller's transaction: COMMIT may go out right behind the number. */
+  endsTransaction?: boolean;
 }
 
 export interface IssuedInvoice {
@@ -156,7 +158,12 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
       ...(outcome.status === 'paid' ? [{ type: 'invoice.paid' as const, object: outcomeView(placeholder) }] : []),
     ],
     now,
-    { with: numbering.parts, fill: { placeholder, value: numbering.number } },
+    {
+      with: numbering.parts,
+      fill: { placeholder, value: numbering.number },
+      // the number's lock is then held only while that statement runs and commits
+      last: spec.endsTransaction === true && !spec.sendEmail,
+    },
   );
   if (filled === null) throw new Error('invoice number not taken');
   const invoice = outcomeView(filled);
@@ -208,6 +215,7 @@ export async function createInvoice(deps: Deps, tenant: Tenant, input: NewInvoic
       sendEmail: input.send_email === true,
       charge: input.auto_charge ? 'required' : 'none',
       metadata: mergeMetadata({}, input.metadata),
+      endsTransaction: true,
     });
   });
   if (input.send_email && !input.draft) deps.mailer.wake();

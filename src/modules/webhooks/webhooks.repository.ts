@@ -1,6 +1,7 @@
 // Owns: webhook_endpoints, webhook_deliveries (the attempts; the delivery worker's own queries
 // are in deliveries.repository.ts).
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import { ID_PREFIXES } from '../../core/ids.ts';
 import { type Metadata, metadataContains, metadataJson } from '../../core/metadata.ts';
 import { type PageRequest, pageOfTable } from '../../core/paging.ts';
 import { findById, type Locking, updateColumns } from '../../core/rows.ts';
@@ -137,40 +138,30 @@ function eventRows(events: readonly { id: string; type: string; at: Date }[]): S
 
 /**
  * The first attempts of these events to every endpoint subscribed to them, as one `insert …
- * returning` for the publishing statement (events/EventSubscriber), taking their ids from `ids`
- * in turn: the pairs past the last id are left to `unqueuedSubscriptions`.
+ * returning` for the publishing statement (events/EventSubscriber), all of them, so that
+ * nothing is left to write after it (it may be the transaction's last statement). The ids come
+ * from `ids` in turn; pairs past the last one (more endpoints than the publisher minted ids for)
+ * get an id derived from the event's and the endpoint's, unique since each pair has one first
+ * attempt, in the same shape (`whd_` and 24 base62 characters).
  */
 export function firstAttempts(
   tenant: Tenant,
   events: readonly { id: string; type: string; at: Date }[],
   ids: readonly string[],
 ): SQL {
+  const derivedId = sql`${`${ID_PREFIXES.webhookDelivery}_`} || left(translate(encode(sha256(convert_to(
+                          pair.event_id || ' ' || pair.endpoint_id, 'UTF8')), 'base64'), '+/', '01'), 24)`;
   return sql`insert into webhook_deliveries (id, account_id, environment, endpoint_id, event_id, event_type,
                                              attempt, manual, status, next_attempt_at, created_at)
-             select fresh.id, ${tenant.accountId}, ${tenant.environment}, pair.endpoint_id, pair.event_id,
-                    pair.event_type, 1, false, 'pending', pair.at, pair.at
+             select coalesce(fresh.id, ${derivedId}), ${tenant.accountId}, ${tenant.environment}, pair.endpoint_id,
+                    pair.event_id, pair.event_type, 1, false, 'pending', pair.at, pair.at
              from (select ep.id as endpoint_id, ev.id as event_id, ev.type as event_type, ev.at,
                           row_number() over (order by ev.ord, ep.id) as k
                    from ${eventRows(events)} join webhook_endpoints ep on ${subscribed(tenant, sql`ev.type`)}) pair
-             join unnest(${textArray(ids)}) with ordinality as fresh(id, k) on fresh.k = pair.k
+             left join unnest(${textArray(ids)}) with ordinality as fresh(id, k) on fresh.k = pair.k
              returning 1`;
 }
 
-/** (event, endpoint) pairs of these events' subscriptions that have no attempt yet. */
-export function unqueuedSubscriptions(
-  db: Sql,
-  tenant: Tenant,
-  events: readonly { id: string; type: string; at: Date }[],
-) {
-  return query<{ event_id: string; endpoint_id: string }>(
-    db,
-    sql`select ev.id as event_id, ep.id as endpoint_id
-        from ${eventRows(events)} join webhook_endpoints ep on ${subscribed(tenant, sql`ev.type`)}
-        where not exists (select 1 from webhook_deliveries d
-                          where ${tenantIs(tenant, 'd')} and d.event_id = ev.id and d.endpoint_id = ep.id)
-        order by ev.ord, ep.id`,
-  );
-}
 
 export interface NewAttempt {
   id: string;

@@ -99,7 +99,7 @@ async function endpointOrThrow(deps: Deps, tenant: Tenant, id: string, options: 
   return found(await repository.findEndpoint(deps.db, tenant, id, options), 'webhook', id);
 }
 
-/** Delivery ids minted with each event; an event with more subscribed endpoints costs a statement more. */
+/** Delivery ids minted with each event; pairs past them get ids derived in SQL (`firstAttempts`). */
 const FIRST_ATTEMPT_IDS_PER_EVENT = 8;
 
 /**
@@ -108,28 +108,8 @@ const FIRST_ATTEMPT_IDS_PER_EVENT = 8;
  * the worker needs no cursor over the event log (whose commit order differs from id order).
  */
 export const fanOutEvent: EventSubscriber = {
-  // ids for the usual few endpoints; more subscribers than that are queued by `after`
   rows: (tenant, events) =>
     repository.firstAttempts(tenant, events, newIds('webhookDelivery', events.length * FIRST_ATTEMPT_IDS_PER_EVENT)),
-  async after(tx, tenant, events, queued) {
-    if (queued < events.length * FIRST_ATTEMPT_IDS_PER_EVENT) return;
-    const byId = new Map(events.map((event) => [event.id, event]));
-    const rest = await repository.unqueuedSubscriptions(tx, tenant, events);
-    const attempts = rest.map((pair) => {
-      const event = byId.get(pair.event_id)!;
-      const id = newId('webhookDelivery');
-      return {
-        id,
-        endpointId: pair.endpoint_id,
-        eventId: event.id,
-        eventType: event.type,
-        attempt: 1,
-        manual: false,
-        dueAt: event.at,
-      };
-    });
-    await repository.insertAttempts(tx, tenant, attempts, events[0]!.at);
-  },
 };
 
 export async function createWebhook(deps: Deps, tenant: Tenant, input: NewWebhookBody): Promise<WebhookWithSecretView> {
