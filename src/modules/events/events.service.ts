@@ -3,7 +3,7 @@
 // that same transaction, so their rows commit with the event. Who subscribes is decided where
 // deps are built (src/deps.ts), not here.
 import { periodStart } from '../../core/dates.ts';
-import type { SQL, Sql } from '../../core/db.ts';
+import type { SQL } from '../../core/db.ts';
 import type { Deps } from '../../core/deps.ts';
 import { found, invalidParameter } from '../../core/errors.ts';
 import { type EventPayload, type EventPublisher, type EventType, isEventPattern } from '../../core/events.ts';

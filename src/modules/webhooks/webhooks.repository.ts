@@ -162,7 +162,6 @@ export function firstAttempts(
              returning 1`;
 }
 
-
 export interface NewAttempt {
   id: string;
   endpointId: string;
