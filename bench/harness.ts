@@ -45,6 +45,8 @@ export interface BenchServer {
   deps: Deps;
   /** How many statements the server process has sent to the database so far (BEGIN/COMMIT included). */
   statements(): Promise<number>;
+  /** CPU seconds so far of the server and of the database's backends (see `cpuSeconds`). */
+  cpu(): { server: number; postgres: number } | undefined;
   close(): Promise<void>;
 }
 
@@ -156,6 +158,36 @@ export function rssMb(pid: number | undefined): number | undefined {
   }
 }
 
+/**
+ * CPU seconds (user + system) so far of the server process and of the PostgreSQL backends
+ * serving `database` (Linux, PostgreSQL on this machine; undefined otherwise). Per request they
+ * swing far less than req/s, which moves with whatever else the 2 shared cores do.
+ */
+function cpuSeconds(pid: number | undefined, database: string): { server: number; postgres: number } | undefined {
+  const ticks = (stat: string) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  try {
+    if (pid === undefined) return undefined;
+    const server = ticks(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    let postgres = 0;
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        // a backend's title: "postgres: USER DATABASE HOST(PORT) STATE"
+        if (!fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(` ${database} `)) continue;
+        postgres += ticks(fs.readFileSync(`/proc/${entry}/stat`, 'utf8'));
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    return { server, postgres };
+  } catch {
+    return undefined;
+  }
+}
+
 /** A fresh database on the PostgreSQL server, migrated, and a server process listening on it. */
 export async function startBenchServer(options: { env?: Record<string, string> } = {}): Promise<BenchServer> {
   const name = `fieldhand_bench_${process.pid}_${Date.now()}`;
@@ -189,6 +221,7 @@ export async function startBenchServer(options: { env?: Record<string, string> }
       log: pino({ level: 'silent' }),
     }),
     statements: async () => Number(await (await fetch(`http://127.0.0.1:${countPort}/`)).text()),
+    cpu: () => cpuSeconds(child.pid, name),
     close: async () => {
       await child.stop();
       await database.close();
@@ -409,8 +442,18 @@ function serveEnv(port: number, databaseUrl: string): Record<string, string> {
  */
 export async function perRequest<T extends LoadResult>(server: BenchServer, work: () => Promise<T>): Promise<T> {
   const before = await server.statements();
+  const cpuBefore = server.cpu();
   const result = await work();
   const sent = (await server.statements()) - before;
-  console.log(`${'  statements per request'.padEnd(48)} ${(sent / Math.max(1, result.total)).toFixed(1)}`);
+  const cpuAfter = server.cpu();
+  const requests = Math.max(1, result.total);
+  console.log(`${'  statements per request'.padEnd(48)} ${(sent / requests).toFixed(1)}`);
+  if (cpuBefore && cpuAfter) {
+    const ms = (seconds: number) => ((1000 * seconds) / requests).toFixed(2);
+    console.log(
+      `${'  CPU per request'.padEnd(48)} server ${ms(cpuAfter.server - cpuBefore.server)} ms, ` +
+        `PostgreSQL backends ${ms(cpuAfter.postgres - cpuBefore.postgres)} ms`,
+    );
+  }
   return result;
 }

@@ -390,7 +390,10 @@ export async function query<Row>(db: Sql, statement: SQL, options: QueryOptions 
     if (open?.committed) throw new Error('a statement after the transaction committed');
     const thenCommit = options.last === true && open !== undefined && open.depth === 0;
     if (thenCommit) open.committed = true;
-    return (await queryPostgres(client, db, statement, options.prepared !== false, thenCommit)) as Row[];
+    return (await queryPostgres(client, db, statement, options.prepared !== false, {
+      thenCommit,
+      sent: open?.sendHeld,
+    })) as Row[];
   }
   const result = (await db.execute(statement)) as unknown as { rows: Row[] };
   return result.rows;
@@ -471,7 +474,12 @@ async function queryPostgres(
   db: Sql,
   statement: SQL,
   prepared: boolean,
-  thenCommit = false,
+  pipeline: {
+    /** COMMIT goes out right behind the statement (`QueryOptions.last`). */
+    thenCommit?: boolean;
+    /** Called once the statement is submitted: sends what the connection held back with it. */
+    sent?: () => void;
+  } = {},
 ): Promise<unknown[]> {
   const dialect = (db as unknown as { dialect: { sqlToQuery(statement: SQL): { sql: string; params: unknown[] } } })
     .dialect;
@@ -480,10 +488,15 @@ async function queryPostgres(
   const name = prepared && naming?.on ? statementName(text) : undefined;
   const run = (as?: string) => client.query({ name: as, text, values: params, types: resultTypes });
   let failure: unknown;
-  if (thenCommit) {
+  if (pipeline.thenCommit) {
+    // one write for both: the statement and COMMIT reach the server together
+    const socket = socketOf(client);
+    socket?.cork();
     const ran = run(name);
     // in an aborted transaction (the statement failed) COMMIT rolls back and answers so
     const committed = client.query('commit');
+    socket?.uncork();
+    pipeline.sent?.();
     try {
       const { rows } = await ran;
       await committed;
@@ -494,7 +507,9 @@ async function queryPostgres(
     }
   }
   try {
-    return (await run(name)).rows;
+    const ran = run(name);
+    pipeline.sent?.();
+    return (await ran).rows;
   } catch (error) {
     failure = error;
   }
@@ -537,7 +552,18 @@ export async function queryOne<Row>(db: Sql, statement: SQL, options?: QueryOpti
  * Transactions open on our pg connections, by the handle their work runs on: how many savepoints
  * deep it is, and whether COMMIT already went out behind a `last` statement.
  */
-const openTransactions = new WeakMap<Sql, { client: pg.ClientBase; depth: number; committed: boolean }>();
+const openTransactions = new WeakMap<
+  Sql,
+  { client: pg.ClientBase; depth: number; committed: boolean; sendHeld: () => void }
+>();
+
+/** The socket under a pg client (pg's own field), to send several messages in one write. */
+function socketOf(client: pg.Pool | pg.ClientBase): { cork(): void; uncork(): void } | undefined {
+  const stream = (client as { connection?: { stream?: { cork?: unknown; uncork?: unknown } } }).connection?.stream;
+  return typeof stream?.cork === 'function' && typeof stream.uncork === 'function'
+    ? (stream as { cork(): void; uncork(): void })
+    : undefined;
+}
 
 /**
  * Runs `work` in one transaction: everything it writes commits together or not at all. Called
@@ -549,22 +575,37 @@ export function transaction<T>(db: Sql, work: (tx: Sql) => Promise<T>): Promise<
   const pool = pools.get(db);
   if (!pool) return db.transaction((tx) => work(tx as unknown as Sql));
   return onPooledClient(pool, async (tx, client) => {
-    const state = { client, depth: 0, committed: false };
-    openTransactions.set(tx, state);
-    // the pool's connections pipeline: the transaction's first statement goes out right behind
-    // BEGIN instead of a round trip later
+    // The pool's connections pipeline, and BEGIN is held back to go out in one write with the
+    // transaction's first statement: no round trip of its own, no wake-up of the server's
+    // process of its own. Whatever comes first (a statement, the end of this turn of the event
+    // loop) sends it.
+    const socket = socketOf(client);
+    socket?.cork();
     const begun = client.query('begin');
     begun.catch(() => {});
+    let held = socket !== undefined;
+    const sendHeld = () => {
+      if (!held) return;
+      held = false;
+      clearImmediate(timer);
+      socket?.uncork();
+    };
+    const timer = setImmediate(sendHeld);
+    const state = { client, depth: 0, committed: false, sendHeld };
+    openTransactions.set(tx, state);
     try {
       const result = await work(tx);
+      sendHeld();
       await begun;
       if (!state.committed) await client.query('commit');
       return result;
     } catch (error) {
+      sendHeld();
       // after a `last` statement COMMIT has ended the transaction either way
       if (!state.committed) await client.query('rollback').catch(() => {});
       throw error;
     } finally {
+      sendHeld();
       openTransactions.delete(tx);
     }
   });
@@ -572,12 +613,14 @@ export function transaction<T>(db: Sql, work: (tx: Sql) => Promise<T>): Promise<
 
 async function inSavepoint<T>(
   tx: Sql,
-  open: { client: pg.ClientBase; depth: number },
+  open: { client: pg.ClientBase; depth: number; sendHeld: () => void },
   work: (tx: Sql) => Promise<T>,
 ): Promise<T> {
   const name = `fh_savepoint_${++open.depth}`;
   try {
-    await open.client.query(`savepoint ${name}`);
+    const saved = open.client.query(`savepoint ${name}`);
+    open.sendHeld();
+    await saved;
     try {
       const result = await work(tx);
       await open.client.query(`release savepoint ${name}`);
