@@ -503,6 +503,7 @@ async function queryPostgres(
       return rows;
     } catch (error) {
       await committed.catch(() => {});
+      if (name !== undefined && naming) forgetNames(error, naming);
       throw new Error(`Failed query: ${text}`, { cause: error });
     }
   }

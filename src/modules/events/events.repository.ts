@@ -75,8 +75,8 @@ export function findEvent(db: Sql, tenant: Tenant, id: string, keptSince: Date):
 
 /**
  * Inserts the events and runs each of `alongside` (data-modifying statements with `returning`,
- * the subscribers' rows) and `also` in the same statement, one round trip in all. Returns how
- * many rows each of `alongside` returned, and `fill`'s value. The parts see the database as it
+ * the subscribers' rows) and `also` in the same statement, one round trip in all. Returns
+ * `fill`'s value. The parts see the database as it
  * was before the statement, so none may read the events it inserts (a foreign key to them is
  * checked at its end). With `fill`, the bodies are stored with its value for its placeholder.
  */
@@ -87,7 +87,7 @@ export async function insertEvents(
   alongside: readonly SQL[],
   also: readonly StatementPart[],
   options: { fill?: { placeholder: string; value: SQL }; last?: boolean } = {},
-): Promise<{ counts: number[]; filled: string | null }> {
+): Promise<{ filled: string | null }> {
   const { fill } = options;
   const rows = events.map((event) => sql`(${event.id}, ${event.type}, ${event.body}, ${event.createdAt}::timestamptz)`);
   const body = fill
@@ -101,13 +101,12 @@ export async function insertEvents(
                      from (values ${sql.join(rows, sql`, `)}) as v(id, type, body, at)${fill ? sql`, filled` : sql``})`,
     ...alongside.map((part, i) => sql`${sql.identifier(`part${i}`)} as (${part})`),
   ];
-  const counts = alongside.map((_, i) => sql`(select count(*) from ${sql.identifier(`part${i}`)})::int`);
-  const row = await queryOne<{ counts: number[] | null; filled: string | null }>(
+  // data-modifying parts run to completion whether or not the result reads them
+  const row = await queryOne<{ filled: string | null }>(
     db,
     sql`with ${sql.join(parts, sql`, `)}
-        select ${counts.length > 0 ? sql`array[${sql.join(counts, sql`, `)}]` : sql`null::int[]`} as counts,
-               ${fill ? sql`(select value from filled)` : sql`null`}::text as filled`,
+        select ${fill ? sql`(select value from filled)` : sql`null`}::text as filled`,
     { last: options.last },
   );
-  return { counts: row?.counts ?? [], filled: row?.filled ?? null };
+  return { filled: row?.filled ?? null };
 }
