@@ -161,7 +161,7 @@ export function rssMb(pid: number | undefined): number | undefined {
 /**
  * CPU seconds (user + system) so far of the server process and of the PostgreSQL backends
  * serving `database` (Linux, PostgreSQL on this machine; undefined otherwise). Per request they
- * swing far less than req/s, which moves with whatever else the 2 shared cores do.
+ * swing less than req/s (still ±15 %), which moves with whatever else the 2 shared cores do.
  */
 function cpuSeconds(pid: number | undefined, database: string): { server: number; postgres: number } | undefined {
   const ticks = (stat: string) => {
