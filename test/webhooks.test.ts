@@ -199,9 +199,9 @@ describe('delivery', () => {
     ]);
   });
 
-  it('queues one attempt per event and subscribed endpoint, past the ids minted with the events too', async () => {
+  it('queues one attempt per event and subscribed endpoint, each with an id of its own, in the publishing statement', async () => {
     const other = await createTestAccount(t);
-    // more endpoints than the ids minted with each event (8): the rest get ids derived in SQL
+    // more endpoints than a few: every first attempt is written by the statement storing the events
     const all = await Promise.all(Array.from({ length: 11 }, () => createEndpoint(other, ['invoice.*'])));
     const paidOnly = await createEndpoint(other, ['invoice.paid']);
     const { payloads } = await transaction(t.database.sql, (tx) =>

@@ -1,5 +1,7 @@
-// The only place ids are minted: a kind prefix and 24 random base62 characters. Random secrets
-// (API keys, session tokens) come from here too, and are stored only as `hashSecret`.
+// Where ids are minted: a kind prefix and 24 random base62 characters. Random secrets (API keys,
+// session tokens) come from here too, and are stored only as `hashSecret`. One kind is derived
+// instead: an event's first delivery attempts, named in SQL by event and endpoint
+// (webhooks.repository.ts, `firstAttempts`), in the same shape.
 import { createHash, randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -64,12 +66,6 @@ export function randomBase62(length: number): string {
 
 export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${randomBase62(24)}`;
-}
-
-/** `count` new ids from one draw of random bytes (ids minted ahead, most never used, cost little). */
-export function newIds(kind: IdKind, count: number): string[] {
-  const random = randomBase62(24 * count);
-  return Array.from({ length: count }, (_, i) => `${ID_PREFIXES[kind]}_${random.slice(24 * i, 24 * (i + 1))}`);
 }
 
 /**

@@ -139,26 +139,17 @@ function eventRows(events: readonly { id: string; type: string; at: Date }[]): S
 /**
  * The first attempts of these events to every endpoint subscribed to them, as one `insert …
  * returning` for the publishing statement (events/EventSubscriber), all of them, so that
- * nothing is left to write after it (it may be the transaction's last statement). The ids come
- * from `ids` in turn; pairs past the last one (more endpoints than the publisher minted ids for)
- * get an id derived from the event's and the endpoint's, unique since each pair has one first
- * attempt, in the same shape (`whd_` and 24 base62 characters).
+ * nothing is left to write after it (it may be the transaction's last statement). Each is named
+ * by its event and endpoint (a pair has one first attempt), in the shape `newId` mints: `whd_`
+ * and 24 base62 characters of their SHA-256. Nothing is minted for an event nobody subscribes to.
  */
-export function firstAttempts(
-  tenant: Tenant,
-  events: readonly { id: string; type: string; at: Date }[],
-  ids: readonly string[],
-): SQL {
-  const derivedId = sql`${`${ID_PREFIXES.webhookDelivery}_`} || left(translate(encode(sha256(convert_to(
-                          pair.event_id || ' ' || pair.endpoint_id, 'UTF8')), 'base64'), '+/', '01'), 24)`;
+export function firstAttempts(tenant: Tenant, events: readonly { id: string; type: string; at: Date }[]): SQL {
   return sql`insert into webhook_deliveries (id, account_id, environment, endpoint_id, event_id, event_type,
                                              attempt, manual, status, next_attempt_at, created_at)
-             select coalesce(fresh.id, ${derivedId}), ${tenant.accountId}, ${tenant.environment}, pair.endpoint_id,
-                    pair.event_id, pair.event_type, 1, false, 'pending', pair.at, pair.at
-             from (select ep.id as endpoint_id, ev.id as event_id, ev.type as event_type, ev.at,
-                          row_number() over (order by ev.ord, ep.id) as k
-                   from ${eventRows(events)} join webhook_endpoints ep on ${subscribed(tenant, sql`ev.type`)}) pair
-             left join unnest(${textArray(ids)}) with ordinality as fresh(id, k) on fresh.k = pair.k
+             select ${`${ID_PREFIXES.webhookDelivery}_`} || left(translate(encode(sha256(convert_to(
+                      ev.id || ' ' || ep.id, 'UTF8')), 'base64'), '+/', '01'), 24),
+                    ${tenant.accountId}, ${tenant.environment}, ep.id, ev.id, ev.type, 1, false, 'pending', ev.at, ev.at
+             from ${eventRows(events)} join webhook_endpoints ep on ${subscribed(tenant, sql`ev.type`)}
              returning 1`;
 }
 

@@ -1,7 +1,7 @@
 import { isoTimestamp } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { found, invalidParameter } from '../../core/errors.ts';
-import { newId, newIds } from '../../core/ids.ts';
+import { newId } from '../../core/ids.ts';
 import { mergeMetadata, metadataFilter, metadataView } from '../../core/metadata.ts';
 import { pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
@@ -99,17 +99,13 @@ async function endpointOrThrow(deps: Deps, tenant: Tenant, id: string, options: 
   return found(await repository.findEndpoint(deps.db, tenant, id, options), 'webhook', id);
 }
 
-/** Delivery ids minted with each event; pairs past them get ids derived in SQL (`firstAttempts`). */
-const FIRST_ATTEMPT_IDS_PER_EVENT = 8;
-
 /**
  * Fans an event out to the endpoints subscribed to it, inside the publishing transaction:
  * the attempts commit exactly when the event does, so none is lost and none is invented, and
  * the worker needs no cursor over the event log (whose commit order differs from id order).
  */
 export const fanOutEvent: EventSubscriber = {
-  rows: (tenant, events) =>
-    repository.firstAttempts(tenant, events, newIds('webhookDelivery', events.length * FIRST_ATTEMPT_IDS_PER_EVENT)),
+  rows: (tenant, events) => repository.firstAttempts(tenant, events),
 };
 
 export async function createWebhook(deps: Deps, tenant: Tenant, input: NewWebhookBody): Promise<WebhookWithSecretView> {
