@@ -35,6 +35,19 @@ export function pagination(request: PageRequest, total: number): Pagination {
   };
 }
 
+/**
+ * The page's `limit … offset …`. The size is written into the text (a validated integer, 1–100)
+ * and the first page has no offset, so the first page of a list is one fixed text per size:
+ * named and kept planned by the server, with a plan that knows how few rows it wants (db.ts
+ * leaves statements with a LIMIT or OFFSET parameter unnamed). A later page's offset stays a
+ * parameter, planned on each run for the rows it skips.
+ */
+export function pageLimit(page: PageRequest): SQL {
+  if (!Number.isSafeInteger(page.perPage) || page.perPage < 1) throw new Error(`not a page size: ${page.perPage}`);
+  const limit = sql.raw(`limit ${page.perPage}`);
+  return page.offset === 0 ? limit : sql`${limit} offset ${page.offset}`;
+}
+
 /** A page of views from a page of rows and the total that matched. */
 export function pageOf<Row, View>(
   request: PageRequest,
@@ -55,10 +68,7 @@ export async function pagedRows<Row>(
   page: PageRequest,
 ): Promise<{ rows: Row[]; total: number }> {
   const [rows, count] = await Promise.all([
-    query<Row>(
-      db,
-      sql`${statements.select} ${statements.from} ${statements.order} limit ${page.perPage} offset ${page.offset}`,
-    ),
+    query<Row>(db, sql`${statements.select} ${statements.from} ${statements.order} ${pageLimit(page)}`),
     queryOne<{ total: number }>(db, sql`select count(*) as total ${statements.from}`),
   ]);
   return { rows, total: Number(count?.total ?? 0) };

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, openTestDatabase, type TestDatabase, throughPgBouncer } from '../../test/helpers/database.ts';
 import { type Database, isDatabaseUnavailable, openDatabase, query, type Sql, sql, transaction } from './db.ts';
+import { pageLimit } from './paging.ts';
 
 const named = (db: Database) =>
   query<{ statement: string }>(db.sql, sql`select statement from pg_prepared_statements`).then((rows) =>
@@ -47,6 +48,24 @@ describe.runIf(onPostgres())('named statements on PostgreSQL', () => {
       expect((await named(db)).filter((text) => text.includes('from accounts'))).toEqual([
         'select id from accounts where id > $1 order by id limit 10',
       ]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("names a list's first page, its size written into the text, and leaves later pages unnamed", async () => {
+    const db = await direct();
+    try {
+      for (let page = 1; page <= 2; page++) {
+        for (let i = 0; i < 3; i++) {
+          const request = { page, perPage: 25, offset: (page - 1) * 25 };
+          await query(db.sql, sql`select id from accounts where id > ${'a'} order by id ${pageLimit(request)}`);
+        }
+      }
+      expect((await named(db)).filter((text) => text.includes('from accounts'))).toEqual([
+        'select id from accounts where id > $1 order by id limit 25',
+      ]);
+      expect(() => pageLimit({ page: 1, perPage: 2.5, offset: 0 })).toThrow();
     } finally {
       await db.close();
     }

@@ -2,7 +2,7 @@
 // for the booking's view (names, address, crew); writes to them go through their modules.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
 import { type Metadata, metadataContains, metadataJson } from '../../core/metadata.ts';
-import type { PageRequest } from '../../core/paging.ts';
+import { type PageRequest, pageLimit } from '../../core/paging.ts';
 import { insertRow, type Locking, lockIf, tenantColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
 import type { BookingStats } from '../customers/index.ts';
@@ -252,7 +252,7 @@ export async function listBookings(
     query<BookingRow>(
       db,
       sql`${BOOKING_SELECT} where b.id in (select b.id from bookings b where ${where}
-                                            order by ${order} limit ${page.perPage} offset ${page.offset})
+                                            order by ${order} ${pageLimit(page)})
           order by ${order}`,
     ),
     countBookings(db, tenant, filters, where),

@@ -2,7 +2,7 @@
 // Bookings set the booking stats and invoices move the money stats through customers' services.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
 import { type Metadata, metadataContains, metadataJson } from '../../core/metadata.ts';
-import { type PageRequest, pagedRows } from '../../core/paging.ts';
+import { type PageRequest, pagedRows, pageLimit } from '../../core/paging.ts';
 import { findById, findCustomersRow, type Locking, removeKeepingADefault, updateColumns } from '../../core/rows.ts';
 import { type Tenant, tenantIs } from '../../core/tenant.ts';
 
@@ -176,7 +176,7 @@ export async function listCustomers(
       db,
       sql`with page as (
             select id, count(*) over () as total from customers where ${where}
-            order by created_at desc, id desc limit ${page.perPage} offset ${page.offset}
+            order by created_at desc, id desc ${pageLimit(page)}
           )
           select ${CUSTOMER_COLUMNS}, ${ADDRESSES_JSON}, (select total from page limit 1) as total
           from customers where ${tenantIs(tenant)} and id in (select id from page)
