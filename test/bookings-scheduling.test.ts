@@ -162,7 +162,7 @@ describe('reschedule', () => {
     expect(bigger.body.pricing.base_price).toBe(3 * 8900);
     const events = await query<{ type: string }>(
       scene.t.database.sql,
-      sql`select type from events where payload->'data'->'object'->>'id' = ${booking.id} order by created_at, id`,
+      sql`select type from events where body::jsonb->'data'->'object'->>'id' = ${booking.id} order by created_at, id`,
     );
     expect(events.map((e) => e.type)).toEqual(['booking.created', 'booking.rescheduled', 'booking.updated']);
     expect(await scene.overlaps()).toEqual([]);

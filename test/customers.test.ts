@@ -233,7 +233,7 @@ describe('customers', () => {
     await other.api.post('/v1/customers', { ...jane, email: 'ev@example.com' }); // 409: no event
     const events = await query<{ type: string; payload: { data: { object: { id: string; first_name: string } } } }>(
       t.database.sql,
-      sql`select type, payload from events where account_id = ${other.accountId} order by created_at, id`,
+      sql`select type, body::jsonb as payload from events where account_id = ${other.accountId} order by created_at, id`,
     );
     expect(events.map((e) => e.type)).toEqual(['customer.created', 'customer.updated', 'customer.deactivated']);
     expect(events[1]?.payload.data.object).toMatchObject({ id: created.id, first_name: 'Eve' });

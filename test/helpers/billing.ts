@@ -46,7 +46,7 @@ export async function newInvoice(api: Api, customerId: string, body: Record<stri
 export function eventsOf(t: TestApp, acct: TestAccount) {
   return query<{ type: string; environment: string; payload: { data: { object: Record<string, unknown> } } }>(
     t.database.sql,
-    sql`select type, environment, payload from events where account_id = ${acct.accountId} order by created_at, id`,
+    sql`select type, environment, body::jsonb as payload from events where account_id = ${acct.accountId} order by created_at, id`,
   );
 }
 

@@ -84,6 +84,7 @@ export async function recordSampleEvent(
     type: sample.type,
     body: JSON.stringify(payload),
     createdAt: at,
+    sample: true,
   });
   return payload;
 }
@@ -97,7 +98,7 @@ function keptSince(deps: Deps): Date {
 
 /** The event as delivered: its stored text, so keys keep the order webhooks sent them in. */
 function eventView(row: repository.EventRow): EventView {
-  return (row.body === null ? row.payload : JSON.parse(row.body)) as EventView;
+  return JSON.parse(row.body) as EventView;
 }
 
 function typeFilter(type: string | undefined): repository.EventFilters['type'] {

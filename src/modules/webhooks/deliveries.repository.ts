@@ -51,7 +51,7 @@ export function claimDueAttempts(
           returning d.id, d.account_id, d.environment, d.endpoint_id, d.event_id, d.event_type, d.attempt, d.manual
         )
         select c.*, w.url, w.status as endpoint_status, w.secret, w.previous_secret, w.previous_secret_expires_at,
-               coalesce(e.body, e.payload::text) as body
+               e.body
         from claimed c
         join webhook_endpoints w on w.id = c.endpoint_id and w.account_id = c.account_id and w.environment = c.environment
         -- by the primary key alone (the foreign key ties the event to this tenant): with the
