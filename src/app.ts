@@ -21,6 +21,7 @@ import { newId } from './core/ids.ts';
 import type { Worker } from './core/jobs.ts';
 import { loggerOptions } from './core/logger.ts';
 import type { PaymentProcessors } from './core/payments.ts';
+import { tableStatisticsWorker } from './core/table-statistics.ts';
 import { buildDeps } from './deps.ts';
 import { apiKeyResolver } from './modules/accounts/index.ts';
 import { bookingRoutes, bookingsHeldBy, customerHasOpenBookings } from './modules/bookings/index.ts';
@@ -72,6 +73,7 @@ export interface Workers {
   emails: Worker;
   overdueInvoices: Worker;
   idempotencyPurge: Worker;
+  tableStatistics: Worker;
 }
 
 export async function buildApp(options: BuildOptions): Promise<App> {
@@ -160,6 +162,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     emails: deps.mailer.outboxWorker(deps),
     overdueInvoices: overdueInvoicesWorker(deps),
     idempotencyPurge: idempotencyPurgeWorker(deps),
+    tableStatistics: tableStatisticsWorker(deps),
   };
   return {
     server,
