@@ -121,6 +121,8 @@ describe('creating invoices', () => {
       ],
       [{ customer_id: customer.id, line_items: threeItems, auto_charge: true }, 'parameter_invalid', 'auto_charge'],
       [{ customer_id: 'cust_missing', line_items: threeItems }, 'resource_not_found', 'customer_id'],
+      // the customer is checked before their card, though both are read at once
+      [{ customer_id: 'cust_missing', line_items: threeItems, auto_charge: true }, 'resource_not_found', 'customer_id'],
     ];
     for (const [body, code, param] of cases) {
       const res = await acct.api.post('/v1/invoices', body);

@@ -58,15 +58,16 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
   const now = deps.clock.now();
   const at = now.toISOString();
   const charging = spec.charge !== 'none' && !spec.draft && spec.total > 0;
-  // Locked first when money may move: the charge updates the customer's stats (lock order).
-  const party = found(
-    await repository.findInvoiceParty(deps.db, tenant, spec.customerId, { lock: charging }),
-    'customer',
-    spec.customerId,
-    'customer_id',
-  );
-  const business = await businessProfile(deps, tenant);
-  const card = charging ? await cardFor(deps, tenant, spec) : undefined;
+  // Three independent reads sent together, one round trip on a pipelining connection. They run
+  // in this order, so the customer is still locked first when money may move (the charge updates
+  // the customer's stats: lock order).
+  const [partyRow, business, cardOnFile] = await Promise.all([
+    repository.findInvoiceParty(deps.db, tenant, spec.customerId, { lock: charging }),
+    businessProfile(deps, tenant),
+    charging ? defaultCard(deps, tenant, spec.customerId) : undefined,
+  ]);
+  const party = found(partyRow, 'customer', spec.customerId, 'customer_id');
+  const card = charging ? requireCard(deps, tenant, spec, cardOnFile) : undefined;
 
   const draft: repository.InvoiceRow = {
     id: newId('invoice'),
@@ -171,13 +172,16 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
   return { invoice, declined };
 }
 
-/** The card an issued invoice is charged to, if any; 400 when the charge is required and there is none. */
-async function cardFor(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Promise<CardOnFile | undefined> {
-  if (spec.charge === 'required') requireProcessor(deps, tenant);
+/** The customer's default card, when the environment has a processor to charge it. */
+function defaultCard(deps: Deps, tenant: Tenant, customerId: string): Promise<CardOnFile | undefined> {
   // Without a processor (live, unconfigured) a booking's invoice is simply left to be paid.
-  const card = processorFor(deps.payments, tenant.environment)
-    ? await cardToCharge(deps, tenant, { customerId: spec.customerId })
-    : undefined;
+  if (!processorFor(deps.payments, tenant.environment)) return Promise.resolve(undefined);
+  return cardToCharge(deps, tenant, { customerId });
+}
+
+/** The card an issued invoice is charged to, if any; 400 when the charge is required and there is none. */
+function requireCard(deps: Deps, tenant: Tenant, spec: InvoiceSpec, card: CardOnFile | undefined) {
+  if (spec.charge === 'required') requireProcessor(deps, tenant);
   if (!card && spec.charge === 'required') {
     throw invalidParameter('auto_charge', 'The customer has no default card to charge; add one first.');
   }
