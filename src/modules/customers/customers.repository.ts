@@ -264,14 +264,15 @@ export async function adjustCustomerBalances(
   customerId: string,
   change: { spent?: number; credit?: number },
 ): Promise<void> {
-  const spent = change.spent ?? 0;
-  const credit = change.credit ?? 0;
-  if (spent === 0 && credit === 0) return;
-  await query(
-    db,
-    sql`update customers set total_spent = total_spent + ${spent}, credit_balance = credit_balance + ${credit}
-        where ${tenantIs(tenant)} and id = ${customerId}`,
-  );
+  if ((change.spent ?? 0) === 0 && (change.credit ?? 0) === 0) return;
+  await query(db, balancesUpdate(tenant, customerId, change));
+}
+
+/** `adjustCustomerBalances` as a statement, for a part of the statement that stores the change's events. */
+export function balancesUpdate(tenant: Tenant, customerId: string, change: { spent?: number; credit?: number }): SQL {
+  return sql`update customers set total_spent = total_spent + ${change.spent ?? 0},
+               credit_balance = credit_balance + ${change.credit ?? 0}
+             where ${tenantIs(tenant)} and id = ${customerId}`;
 }
 
 export interface BookingStats {

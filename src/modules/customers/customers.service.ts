@@ -348,3 +348,11 @@ export function adjustCustomerBalances(
 ): Promise<void> {
   return repository.adjustCustomerBalances(deps.db, tenant, customerId, change);
 }
+
+/**
+ * `adjustCustomerBalances` as a statement, for the one that stores the change's events (one
+ * round trip for both). The caller holds the customer's lock already.
+ */
+export function customerBalancesWrite(tenant: Tenant, customerId: string, change: { spent?: number; credit?: number }) {
+  return repository.balancesUpdate(tenant, customerId, change);
+}

@@ -7,6 +7,7 @@ export {
   type BookingStats,
   bookingStatsWrite,
   customerAddress,
+  customerBalancesWrite,
   getCustomer,
   listCustomers,
   lockCustomer,

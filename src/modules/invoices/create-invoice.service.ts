@@ -9,7 +9,7 @@ import { type Metadata, mergeMetadata } from '../../core/metadata.ts';
 import { processorFor } from '../../core/payments.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { businessProfile } from '../catalog/index.ts';
-import { adjustCustomerBalances } from '../customers/index.ts';
+import { customerBalancesWrite } from '../customers/index.ts';
 import { type CardOnFile, cardToCharge, chargeCard, requireProcessor } from '../payments/index.ts';
 import { queueInvoiceEmail } from './invoice-email.ts';
 import * as repository from './invoices.repository.ts';
@@ -119,7 +119,6 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
       })
     : undefined;
   const paid = payment?.status === 'succeeded';
-  if (paid) await adjustCustomerBalances(deps, tenant, draft.customer_id, { spent: draft.total });
   const declined = payment?.failure ?? null;
 
   const zeroTotal = draft.total === 0;
@@ -160,7 +159,13 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
     ],
     now,
     {
-      with: numbering.parts,
+      // a paid invoice's money goes into the customer's stats in the same statement
+      with: paid
+        ? [
+            ...numbering.parts,
+            { name: 'spent', statement: customerBalancesWrite(tenant, draft.customer_id, { spent: draft.total }) },
+          ]
+        : numbering.parts,
       fill: { placeholder, value: numbering.number },
       // the number's lock is then held only while that statement runs and commits
       last: spec.endsTransaction === true && !spec.sendEmail,
