@@ -133,7 +133,10 @@ describe('delivery survives a crash', () => {
 
 describe.skipIf(!onPostgres())('several instances on one PostgreSQL', () => {
   it('two servers deliver 1,000 events, never attempting the same delivery at the same time', async () => {
-    const receiver = await startReceiver(() => ({ status: 200, delayMs: 10 }));
+    // 50 ms a delivery: one instance alone holds at most 200 attempts (its capacity), a second of
+    // sending, so the other's polls (every 100 ms) find work even on a loaded machine; at 10 ms the
+    // first to poll after each commit could take everything and the other never take part
+    const receiver = await startReceiver(() => ({ status: 200, delayMs: 50 }));
     cleanups.push(() => receiver.close());
     const database = await openTestDatabase();
     cleanups.push(() => database.close());
