@@ -4,6 +4,7 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/helpers/database.ts';
 import {
+  allInOrder,
   constraintViolated,
   DatabaseUnreachableError,
   isDatabaseUnavailable,
@@ -146,5 +147,26 @@ describe('transaction', () => {
       });
       expect(await ids(db, table)).toEqual([1, 3, 4]);
     });
+  });
+});
+
+describe('allInOrder', () => {
+  it('throws what awaiting one by one would: the first failure, or the cause of an aborted transaction', async () => {
+    await expect(
+      allInOrder([Promise.resolve(1), Promise.reject(new Error('second')), Promise.reject(new Error('third'))]),
+    ).rejects.toThrow('second');
+    expect(await allInOrder([Promise.resolve(1), Promise.resolve('two')])).toEqual([1, 'two']);
+
+    const database = await openTestDatabase();
+    try {
+      // sent together in one transaction: the second statement fails, the third is refused for it
+      const failure = await transaction(database.sql, async (tx) => {
+        const slow = query(tx, sql`select pg_sleep(0.05)`).then(() => query(tx, sql`select 1 as one`));
+        await allInOrder([slow, query(tx, sql`select 1 / 0 as never`)]);
+      }).catch((error: unknown) => error);
+      expect(String((failure as Error).cause ?? failure)).toMatch(/division by zero/);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -696,6 +696,24 @@ export function isRetryableConflict(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Awaits work sent together (statements pipelined on one connection) and returns the values in
+ * order. When any failed, throws what awaiting them one by one would have thrown: the first
+ * failure in argument order; except that a statement PostgreSQL refused only because an earlier
+ * one had failed the transaction (25P02) gives way to that earlier failure, the real cause.
+ */
+export async function allInOrder<T extends readonly unknown[]>(work: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(work);
+  const failures = settled.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
+  if (failures.length > 0) throw failures.find((failure) => !failedTransaction(failure)) ?? failures[0];
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+function failedTransaction(error: unknown): boolean {
+  for (const link of causeChain(error)) if (link.code === '25P02') return true;
+  return false;
+}
+
 /** The errors of each link of an error's `cause` chain (drizzle wraps the driver's error). */
 function* causeChain(error: unknown): Generator<{ code?: unknown; message?: unknown; errors?: unknown }> {
   let current: unknown = error;

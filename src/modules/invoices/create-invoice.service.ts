@@ -2,6 +2,7 @@
 // cancellation fee. The last two run inside the bookings module's transaction: they take deps
 // bound to it.
 import { addDays, utcDay } from '../../core/dates.ts';
+import { allInOrder } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { found, invalidParameter, notFound } from '../../core/errors.ts';
 import { newId, randomBase62 } from '../../core/ids.ts';
@@ -61,10 +62,10 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
   // Three independent reads sent together, one round trip on a pipelining connection. They run
   // in this order, so the customer is still locked first when money may move (the charge updates
   // the customer's stats: lock order).
-  const [partyRow, business, cardOnFile] = await Promise.all([
+  const [partyRow, business, cardOnFile] = await allInOrder([
     repository.findInvoiceParty(deps.db, tenant, spec.customerId, { lock: charging }),
     businessProfile(deps, tenant),
-    charging ? defaultCard(deps, tenant, spec.customerId) : undefined,
+    charging ? defaultCard(deps, tenant, spec.customerId) : Promise.resolve(undefined),
   ]);
   const party = found(partyRow, 'customer', spec.customerId, 'customer_id');
   const card = charging ? requireCard(deps, tenant, spec, cardOnFile) : undefined;
