@@ -46,7 +46,7 @@ export interface BenchServer {
   /** How many statements the server process has sent to the database so far (BEGIN/COMMIT included). */
   statements(): Promise<number>;
   /** CPU seconds so far of the server and of the database's backends (see `cpuSeconds`). */
-  cpu(): { server: number; postgres: number } | undefined;
+  cpu(): CpuSeconds | undefined;
   close(): Promise<void>;
 }
 
@@ -163,14 +163,30 @@ export function rssMb(pid: number | undefined): number | undefined {
  * serving `database` (Linux, PostgreSQL on this machine; undefined otherwise). Per request they
  * swing less than req/s (still ±15 %), which moves with whatever else the 2 shared cores do.
  */
-function cpuSeconds(pid: number | undefined, database: string): { server: number; postgres: number } | undefined {
+interface CpuSeconds {
+  server: number;
+  /** Of `server`, the time in the kernel (the sockets to clients and to PostgreSQL). */
+  serverSystem: number;
+  postgres: number;
+  /** The whole machine's busy time over all cores (load generator, kernel and PostgreSQL's own processes too). */
+  machine: number;
+}
+
+function cpuSeconds(pid: number | undefined, database: string): CpuSeconds | undefined {
+  const fieldsOf = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = (stat: string) => {
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = fieldsOf(stat);
     return (Number(fields[11]) + Number(fields[12])) / 100;
   };
   try {
     if (pid === undefined) return undefined;
-    const server = ticks(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    const serverStat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const server = ticks(serverStat);
+    const serverSystem = Number(fieldsOf(serverStat)[12]) / 100;
+    // /proc/stat's first line: user nice system idle iowait irq softirq steal ...
+    const [, ...all] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    const jiffies = all.map(Number);
+    const machine = (jiffies.reduce((a, b) => a + b, 0) - jiffies[3]! - jiffies[4]!) / 100;
     let postgres = 0;
     for (const entry of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
@@ -182,7 +198,7 @@ function cpuSeconds(pid: number | undefined, database: string): { server: number
         // the process ended meanwhile
       }
     }
-    return { server, postgres };
+    return { server, serverSystem, postgres, machine };
   } catch {
     return undefined;
   }
@@ -451,8 +467,10 @@ export async function perRequest<T extends LoadResult>(server: BenchServer, work
   if (cpuBefore && cpuAfter) {
     const ms = (seconds: number) => ((1000 * seconds) / requests).toFixed(2);
     console.log(
-      `${'  CPU per request'.padEnd(48)} server ${ms(cpuAfter.server - cpuBefore.server)} ms, ` +
-        `PostgreSQL backends ${ms(cpuAfter.postgres - cpuBefore.postgres)} ms`,
+      `${'  CPU per request'.padEnd(48)} server ${ms(cpuAfter.server - cpuBefore.server)} ms ` +
+        `(kernel ${ms(cpuAfter.serverSystem - cpuBefore.serverSystem)}), ` +
+        `PostgreSQL backends ${ms(cpuAfter.postgres - cpuBefore.postgres)} ms, ` +
+        `whole machine ${ms(cpuAfter.machine - cpuBefore.machine)} ms`,
     );
   }
   return result;

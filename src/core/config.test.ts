@@ -8,7 +8,7 @@ describe('configuration from the environment', () => {
       port: 3000,
       host: '0.0.0.0',
       databaseUrl: undefined,
-      databasePoolSize: 20,
+      databasePoolSize: 10,
       databaseConnectTimeoutSeconds: 60,
       dataDir: './data',
       rateLimitMax: 100,

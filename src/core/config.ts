@@ -112,7 +112,7 @@ export function loadConfig(env: Env = process.env): Config {
     authUrl: url(env, 'AUTH_URL', baseUrl),
     databaseUrl: env.DATABASE_URL || undefined,
     databaseDirectUrl: databaseDirectUrl(env),
-    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20, 1),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1),
     databasePreparedStatements: automatic(env, 'DATABASE_PREPARED_STATEMENTS'),
     databaseConnectTimeoutSeconds: integer(env, 'DATABASE_CONNECT_TIMEOUT_S', 60),
     dataDir: env.DATA_DIR || './data',

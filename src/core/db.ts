@@ -124,7 +124,7 @@ async function inUtc(client: pg.ClientBase): Promise<void> {
 }
 
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
-  const pool = new pg.Pool({ ...clientConfig(url), max: options.poolSize ?? 20, onConnect: inUtc, pipeline: true });
+  const pool = new pg.Pool({ ...clientConfig(url), max: options.poolSize ?? 10, onConnect: inUtc, pipeline: true });
   // pg-pool listens for errors only on idle clients (and then drops them). A checked-out client
   // that loses its connection (restart, failover, pg_terminate_backend) emits 'error' itself:
   // without a listener that ends the process. With one, its next query fails instead, and the
