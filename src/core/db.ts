@@ -7,6 +7,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { type StatementText, statementText } from './sql-text.ts';
 
 export { type SQL, sql };
 
@@ -481,9 +482,8 @@ async function queryPostgres(
     sent?: () => void;
   } = {},
 ): Promise<unknown[]> {
-  const dialect = (db as unknown as { dialect: { sqlToQuery(statement: SQL): { sql: string; params: unknown[] } } })
-    .dialect;
-  const { sql: text, params } = dialect.sqlToQuery(statement);
+  const dialect = (db as unknown as { dialect: { sqlToQuery(statement: SQL): StatementText } }).dialect;
+  const { sql: text, params } = statementText(statement, dialect);
   const naming = preparing.get(client);
   const name = prepared && naming?.on ? statementName(text) : undefined;
   const run = (as?: string) => client.query({ name: as, text, values: params, types: resultTypes });
