@@ -173,16 +173,19 @@ interface CpuSeconds {
 }
 
 function cpuSeconds(pid: number | undefined, database: string): CpuSeconds | undefined {
-  const fieldsOf = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // /proc/<pid>/stat after the command's name: utime and stime are the 12th and 13th fields
+  const times = (stat: string) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
+  };
   const ticks = (stat: string) => {
-    const fields = fieldsOf(stat);
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    const { user, system } = times(stat);
+    return user + system;
   };
   try {
     if (pid === undefined) return undefined;
-    const serverStat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const server = ticks(serverStat);
-    const serverSystem = Number(fieldsOf(serverStat)[12]) / 100;
+    const { user, system: serverSystem } = times(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    const server = user + serverSystem;
     // /proc/stat's first line: user nice system idle iowait irq softirq steal ...
     const [, ...all] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
     const jiffies = all.map(Number);
