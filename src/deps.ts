@@ -1,7 +1,7 @@
 // Builds the process's deps once: app.ts for the server, cli.ts for commands. Whatever either
 // entry point does, events reach webhooks the same way, because the wiring is here.
 import type { FastifyBaseLogger } from 'fastify';
-import { CredentialCache, TenantCache } from './core/cache.ts';
+import { CredentialCache, JsonCache, TenantCache } from './core/cache.ts';
 import type { Clock } from './core/clock.ts';
 import type { Config } from './core/config.ts';
 import type { Database } from './core/db.ts';
@@ -34,5 +34,6 @@ export function buildDeps(options: DepsOptions): Deps {
     payments: options.payments ?? builtInProcessors(),
     credentials: new CredentialCache(),
     catalogCache: new TenantCache(),
+    jsonCache: new JsonCache(),
   };
 }

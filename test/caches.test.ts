@@ -1,17 +1,37 @@
 // The caches (docs/caching.md): a credential is believed for half a second per process and
 // forgotten at once by the process that revokes it; the business setup is read at the catalog
-// version that every catalog write moves in its own transaction. The instance tests run a second
-// server process on the same PostgreSQL database, sharing nothing else with the first.
+// version that every catalog write moves in its own transaction; a booking list asked for again
+// keeps each booking's JSON with its rows' versions. The instance tests run a second server
+// process on the same PostgreSQL database, sharing nothing else with the first.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { query, sql } from '../src/core/db.ts';
 import { createApiKey, revokeApiKey } from '../src/modules/accounts/index.ts';
 import { exportCatalog, importCatalog } from '../src/modules/catalog/index.ts';
 import { createTestAccount, startTestApp, type TestAccount, type TestApp } from './helpers/app.ts';
+import { customerWithAddress, sofaPickup } from './helpers/bookings.ts';
 import { onPostgres, openTestDatabase } from './helpers/database.ts';
 import { type Api, apiClient } from './helpers/http.ts';
 import { exchangeCode, issueCode, postForm, registerApp } from './helpers/oauth.ts';
 import { cleanUpAfterAll, startServerProcess } from './helpers/processes.ts';
 import { createStaff, createZone, NO_DAYS, zoneBody } from './helpers/setup.ts';
+
+/** The response's text as sent: a kept list must be byte for byte the list written afresh. */
+async function listText(baseUrl: string, key: string, path: string): Promise<string> {
+  const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  return res.text();
+}
+
+/** Asks for `path` three times (written afresh, then kept, then read from what was kept): one answer. */
+async function keptList(baseUrl: string, key: string, path: string) {
+  const first = await listText(baseUrl, key, path);
+  expect(await listText(baseUrl, key, path)).toBe(first);
+  expect(await listText(baseUrl, key, path)).toBe(first);
+  return JSON.parse(first) as {
+    data: { id: string; status: string; notes: string | null; customer: { name: string; email: string } }[];
+  };
+}
 
 /** A Monday two to three weeks ahead (the demo zones work Monday to Saturday, 08:00-18:00). */
 function mondayAhead(): string {
@@ -110,6 +130,51 @@ describe('catalog version', () => {
     expect(listed.body.data.map((industry: { name: string }) => industry.name)).toContain('Hauling');
   });
 
+  it('lists bookings with every change on the next request, once the list is kept', async () => {
+    const customer = await customerWithAddress(acct.api);
+    const first = await sofaPickup(acct.api, MONDAY, { time: '09:00', customer });
+    const second = await sofaPickup(acct.api, MONDAY, { time: '11:00', customer });
+    const otherCustomer = await customerWithAddress(acct.api);
+    const others = await sofaPickup(acct.api, MONDAY, { time: '13:00', customer: otherCustomer });
+    const list = (path = '/v1/bookings?per_page=100') => keptList(t.url, acct.testKey, path);
+    const byId = async (id: string, path?: string) => (await list(path)).data.find((booking) => booking.id === id);
+    let fresh = 0;
+    /** The kept list's bookings are byte for byte those of a list this process writes afresh. */
+    const sameAsFresh = async () => {
+      const kept = await listText(t.url, acct.testKey, '/v1/bookings?per_page=100');
+      const written = await listText(t.url, acct.testKey, `/v1/bookings?per_page=${90 + ++fresh}`);
+      const data = (text: string) => text.slice(0, text.lastIndexOf(',"pagination":'));
+      expect(data(kept)).toBe(data(written));
+    };
+    expect((await list()).data.map((booking) => booking.id)).toEqual(
+      expect.arrayContaining([first.id, second.id, others.id]),
+    );
+    await sameAsFresh();
+
+    // the booking's own row
+    expect((await acct.api.patch(`/v1/bookings/${first.id}`, { notes: 'Gate code 4411' })).status).toBe(200);
+    expect((await byId(first.id))?.notes).toBe('Gate code 4411');
+    expect((await byId(second.id))?.notes).toBe(second.notes);
+    await sameAsFresh();
+
+    // the customer's row, through the API and straight in the database
+    expect((await acct.api.patch(`/v1/customers/${customer.id}`, { first_name: 'Beatrix' })).status).toBe(200);
+    for (const id of [first.id, second.id]) expect((await byId(id))?.customer.name).toMatch(/^Beatrix /);
+    await query(t.database.sql, sql`update customers set email = 'moved@example.com' where id = ${customer.id}`);
+    expect((await byId(second.id))?.customer.email).toBe('moved@example.com');
+    expect((await byId(others.id))?.customer.email).toBe(otherCustomer.email);
+    await sameAsFresh();
+
+    // a status, on the whole list, a filtered one and the customer's
+    const confirmed = '/v1/bookings?status=confirmed&per_page=100';
+    expect((await list(confirmed)).data.map((booking) => booking.id)).toContain(first.id);
+    expect((await acct.api.post(`/v1/bookings/${first.id}/cancel`, {})).status).toBe(200);
+    expect((await list(confirmed)).data.map((booking) => booking.id)).not.toContain(first.id);
+    expect((await byId(first.id))?.status).toBe('cancelled');
+    expect((await byId(first.id, `/v1/customers/${customer.id}/bookings`))?.status).toBe('cancelled');
+    await sameAsFresh();
+  });
+
   it('forgets a key revoked by this process at once', async () => {
     const { key, id } = await createApiKey(t.app.deps, acct.tenant());
     const api = apiClient(t.url, key);
@@ -173,6 +238,17 @@ describe.skipIf(!onPostgres())('two instances on one database', () => {
     expect(revoked.status).toBe(200);
     expect((await onA.get('/v1/customers')).status).toBe(401);
     await refusedWithinASecond(() => onB.get('/v1/customers'));
+  });
+
+  it("lists on B a booking's change made through A on the next request, once B keeps the list", async () => {
+    const customer = await customerWithAddress(acct.api);
+    const booking = await sofaPickup(acct.api, MONDAY, { time: '15:00', customer });
+    const path = `/v1/customers/${customer.id}/bookings`;
+    expect((await keptList(b.url, acct.testKey, path)).data.map((kept) => kept.notes)).toEqual([booking.notes]);
+    expect((await acct.api.patch(`/v1/bookings/${booking.id}`, { notes: 'Ring twice' })).status).toBe(200);
+    expect((await keptList(b.url, acct.testKey, path)).data.map((kept) => kept.notes)).toEqual(['Ring twice']);
+    expect((await acct.api.patch(`/v1/customers/${customer.id}`, { last_name: 'Moved' })).status).toBe(200);
+    expect((await keptList(b.url, acct.testKey, path)).data[0]?.customer.name).toMatch(/ Moved$/);
   });
 
   it('answers the next request on B with a catalog change made through A', async () => {

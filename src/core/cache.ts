@@ -1,4 +1,4 @@
-// The process's two caches (docs/caching.md). Both are bounded LRUs (lru-cache) and neither is
+// The process's three caches (docs/caching.md). Both are bounded LRUs (lru-cache) and neither is
 // shared between instances: what makes them correct across instances is how they are checked.
 // - CredentialCache: what a credential resolver found for a token hash, kept CREDENTIAL_TTL_MS.
 //   A key revoked through another instance is refused within that time; one revoked through
@@ -6,6 +6,8 @@
 // - TenantCache: values derived from an account-and-environment's business setup, each stored
 //   with the catalog version it was read at; a reader uses one only if the version it has just
 //   read from the database is the same.
+// - JsonCache: an API object's JSON, stored with the version of the rows it was written from; a
+//   list uses it only for rows whose version, read in the list's own statement, is the same.
 import { LRUCache } from 'lru-cache';
 import type { Tenant } from './tenant.ts';
 
@@ -66,3 +68,49 @@ export class TenantCache {
 function tenantKey(tenant: Tenant, key: string): string {
   return `${tenant.accountId}\u0000${tenant.environment}\u0000${key}`;
 }
+
+/** At most this much of the heap for API objects kept as JSON (UTF-16 length, as the heap holds it at worst). */
+export const JSON_CACHE_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * An entry's life. A version is made of row versions (`xmin`) and `updated_at`s; within an hour
+ * no transaction id comes round again, so an unchanged version means unchanged rows.
+ */
+export const JSON_CACHE_TTL_MS = 60 * 60 * 1000;
+
+export class JsonCache {
+  // keyed by the object, not by its version: a changed row replaces its old JSON instead of
+  // leaving it to age out
+  readonly #entries = new LRUCache<string, Versioned<string>>({
+    max: 100_000,
+    maxSize: JSON_CACHE_MAX_BYTES,
+    sizeCalculation: (entry) => 2 * entry.value.length + 64,
+    ttl: JSON_CACHE_TTL_MS,
+  });
+  /**
+   * Lists asked for, by tenant and question. Only a list asked for again keeps its objects' JSON:
+   * one paged through once (an export, a sync) costs nothing more than it would without the cache.
+   */
+  #listsAsked = new Set<string>();
+
+  /** Whether this is the first time the tenant asks `list` (its filters, order and page) of this process. */
+  firstAsked(tenant: Tenant, list: string): boolean {
+    const key = tenantKey(tenant, list);
+    if (this.#listsAsked.has(key)) return false;
+    if (this.#listsAsked.size >= LISTS_ASKED_MAX) this.#listsAsked = new Set();
+    this.#listsAsked.add(key);
+    return true;
+  }
+
+  /** The JSON stored for the tenant's object `id`, if it was written at `version`. */
+  get(tenant: Tenant, id: string, version: string): string | undefined {
+    const entry = this.#entries.get(tenantKey(tenant, id));
+    return entry?.version === version ? entry.value : undefined;
+  }
+
+  set(tenant: Tenant, id: string, version: string, json: string): void {
+    this.#entries.set(tenantKey(tenant, id), { version, value: json });
+  }
+}
+
+/** At most this many lists are remembered as asked for (a few hundred bytes each). */
+const LISTS_ASKED_MAX = 20_000;

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { CredentialCache, TenantCache } from './cache.ts';
+import type { CredentialCache, JsonCache, TenantCache } from './cache.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { type Database, type Sql, transaction } from './db.ts';
@@ -27,6 +27,8 @@ export interface Deps {
   credentials: CredentialCache<KnownCredential>;
   /** Business setup read by pricing, availability and the industries list, by catalog version. */
   catalogCache: TenantCache;
+  /** API objects' JSON by the version of their rows, for lists read again and again (core/cache.ts). */
+  jsonCache: JsonCache;
 }
 
 /**

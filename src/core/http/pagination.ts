@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { type TProperties, type TSchema, Type } from 'typebox';
 import { invalidParameter } from '../errors.ts';
 import type { Pagination as PageInfo } from '../paging.ts';
+import { apiJson } from './api-shape.ts';
 
 export const ListQuery = {
   page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, 1 to 1,000,000.' }),
@@ -25,6 +26,24 @@ export const Pagination = Type.Object({
 
 export function ListOf<T extends TSchema>(item: T) {
   return Type.Object({ data: Type.Array(item), pagination: Pagination });
+}
+
+/**
+ * A page whose items are already JSON, each as the item's schema writes it (`apiJson`; a list
+ * keeps them in deps.jsonCache). Sent by joining them into what ListOf's serialiser would write.
+ */
+export class JsonPage {
+  constructor(
+    readonly items: string[],
+    readonly pagination: PageInfo,
+  ) {}
+}
+
+const paginationJson = apiJson<PageInfo>(Pagination);
+
+/** The page's JSON: ListOf's properties in ListOf's order (pagination.test.ts holds them to it). */
+export function jsonPageText(page: JsonPage): string {
+  return `{"data":[${page.items.join(',')}],"pagination":${paginationJson(page.pagination)}}`;
 }
 
 function parseFields(raw: string): string[][] {
@@ -73,9 +92,18 @@ export function selectFields<T>(items: T[], raw: string | undefined): T[] | unkn
  */
 export function sendList<T>(
   reply: FastifyReply,
-  list: { data: T[]; pagination: PageInfo },
+  page: { data: T[]; pagination: PageInfo } | JsonPage,
   fields: string | undefined,
 ) {
+  if (page instanceof JsonPage && fields === undefined) {
+    // a string with a JSON content type is sent as it is
+    reply.type('application/json; charset=utf-8');
+    return jsonPageText(page) as unknown as { data: T[]; pagination: PageInfo };
+  }
+  const list =
+    page instanceof JsonPage
+      ? { data: page.items.map((item) => JSON.parse(item) as T), pagination: page.pagination }
+      : page;
   if (fields === undefined) return list;
   const data = selectFields(list.data, fields);
   reply.serializer((payload: unknown) => JSON.stringify(payload));

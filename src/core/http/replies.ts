@@ -2,7 +2,7 @@
 // resource, an empty 204, a list with `fields`. A route's handler stays one call to its service.
 import type { FastifyReply } from 'fastify';
 import type { Pagination } from '../paging.ts';
-import { sendList } from './pagination.ts';
+import { type JsonPage, sendList } from './pagination.ts';
 
 /** Replies `status` (201 created, 202 accepted) with the result. */
 export async function replyWith<T>(reply: FastifyReply, status: 201 | 202, result: Promise<T>) {
@@ -19,7 +19,7 @@ export async function replyNoContent(reply: FastifyReply, done: Promise<unknown>
 export async function replyList<T>(
   reply: FastifyReply,
   query: { fields?: string | undefined },
-  list: Promise<{ data: T[]; pagination: Pagination }>,
+  list: Promise<{ data: T[]; pagination: Pagination } | JsonPage>,
 ) {
   return sendList(reply, await list, query.fields);
 }

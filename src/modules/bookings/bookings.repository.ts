@@ -59,13 +59,26 @@ const BOOKING_COLUMNS = sql.raw(`select b.id, b.status, b.customer_id, c.first_n
   b.configuration, b.coupon, b.pricing, b.total, b.estimated_duration, b.scheduled_at, b.assigned_crew, b.notes,
   b.metadata, b.cancellation, b.created_at, b.updated_at`);
 
-/** The booking row with its customer's names and address, from `source` (the table, or a just-inserted row). */
-function bookingSelect(source: SQL): SQL {
-  return sql`${BOOKING_COLUMNS} from ${source} b join customers c on c.id = b.customer_id
+/**
+ * What a booking's view is written from has changed exactly when this has: the row versions of
+ * the booking, its customer and its address. A row's `xmin` is the transaction that wrote its
+ * current version (freezing keeps it), so committed rows read with the same `xmin`s are the
+ * same rows, until transaction ids come round again (billions later; JsonCache keeps an hour).
+ */
+const BOOKING_VERSION = sql.raw(`concat_ws(':', b.xmin, c.xmin, a.xmin) as version`);
+
+/**
+ * The booking row with its customer's names and address (or other `columns` of b, c and a), from
+ * `source` (the table, or a just-inserted row).
+ */
+function bookingSelect(source: SQL, columns: SQL = BOOKING_COLUMNS): SQL {
+  return sql`${columns} from ${source} b join customers c on c.id = b.customer_id
              join addresses a on a.id = b.address_id`;
 }
 
 const BOOKING_SELECT = bookingSelect(sql`bookings`);
+const BOOKING_SELECT_WITH_VERSION = bookingSelect(sql`bookings`, sql`${BOOKING_COLUMNS}, ${BOOKING_VERSION}`);
+const VERSIONS_SELECT = bookingSelect(sql`bookings`, sql`select b.id, ${BOOKING_VERSION}`);
 
 export function findBooking(db: Sql, tenant: Tenant, id: string, options: Locking = {}) {
   return queryOne<BookingRow>(
@@ -230,13 +243,8 @@ const ORDER_BY: Record<string, SQL> = {
   '-scheduled_at': sql.raw('b.scheduled_at desc, b.id desc'),
 };
 
-export async function listBookings(
-  db: Sql,
-  tenant: Tenant,
-  filters: BookingFilters,
-  sort: string,
-  page: PageRequest,
-): Promise<{ rows: BookingRow[]; total: number }> {
+/** The conditions of a list's filters, the tenant's first. */
+function bookingConditions(tenant: Tenant, filters: BookingFilters): SQL {
   const conditions: SQL[] = [tenantIs(tenant, 'b')];
   if (filters.status !== undefined) conditions.push(sql`b.status = ${filters.status}`);
   if (filters.customerId !== undefined) conditions.push(sql`b.customer_id = ${filters.customerId}`);
@@ -245,19 +253,71 @@ export async function listBookings(
   if (filters.scheduledBefore) conditions.push(sql`b.scheduled_at < ${filters.scheduledBefore}`);
   if (filters.ids) conditions.push(sql`b.id = any(${textArray(filters.ids)})`);
   if (filters.metadata) conditions.push(metadataContains(filters.metadata, sql`b.metadata`));
-  const where = sql.join(conditions, sql` and `);
+  return sql.join(conditions, sql` and `);
+}
+
+/**
+ * A page of bookings as `select` (the booking joined to its customer and address, aliased b, c
+ * and a) reads it, and the count of all that match. The page is picked from bookings alone (an
+ * index scan), then joined.
+ */
+async function bookingPage<Row>(
+  db: Sql,
+  tenant: Tenant,
+  select: SQL,
+  filters: BookingFilters,
+  sort: string,
+  page: PageRequest,
+): Promise<{ rows: Row[]; total: number }> {
+  const where = bookingConditions(tenant, filters);
   const order = ORDER_BY[sort] ?? (ORDER_BY['-created_at'] as SQL);
-  // the page is picked from bookings alone (an index scan), then joined for its names
   const [rows, count] = await Promise.all([
-    query<BookingRow>(
+    query<Row>(
       db,
-      sql`${BOOKING_SELECT} where b.id in (select b.id from bookings b where ${where}
-                                            order by ${order} ${pageLimit(page)})
+      sql`${select} where b.id in (select b.id from bookings b where ${where} order by ${order} ${pageLimit(page)})
           order by ${order}`,
     ),
     countBookings(db, tenant, filters, where),
   ]);
   return { rows, total: count };
+}
+
+export function listBookings(
+  db: Sql,
+  tenant: Tenant,
+  filters: BookingFilters,
+  sort: string,
+  page: PageRequest,
+): Promise<{ rows: BookingRow[]; total: number }> {
+  return bookingPage<BookingRow>(db, tenant, BOOKING_SELECT, filters, sort, page);
+}
+
+export interface BookingVersion {
+  id: string;
+  version: string;
+}
+
+/** A page of bookings as their ids and versions only (`BOOKING_VERSION`), and the count of all that match. */
+export function listBookingVersions(
+  db: Sql,
+  tenant: Tenant,
+  filters: BookingFilters,
+  sort: string,
+  page: PageRequest,
+): Promise<{ rows: BookingVersion[]; total: number }> {
+  return bookingPage<BookingVersion>(db, tenant, VERSIONS_SELECT, filters, sort, page);
+}
+
+/** The tenant's bookings of `ids` (in no order), with their versions. */
+export function findBookingsWithVersions(
+  db: Sql,
+  tenant: Tenant,
+  ids: string[],
+): Promise<(BookingRow & BookingVersion)[]> {
+  return query<BookingRow & BookingVersion>(
+    db,
+    sql`${BOOKING_SELECT_WITH_VERSION} where ${tenantIs(tenant, 'b')} and b.id = any(${textArray(ids)})`,
+  );
 }
 
 /** All bookings, or one status, are counted by booking_counts; other filters count the rows. */

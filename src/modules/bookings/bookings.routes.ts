@@ -36,7 +36,7 @@ export function bookingRoutes(app: FastifyInstance, deps: Deps) {
     description: LIST_DESCRIPTION,
     list: BookingListQuery,
     response: ok(BookingList),
-    run: bookings.listBookings,
+    run: bookings.listBookingsJson,
   });
 
   route('POST /v1/bookings', 'bookings:write', {

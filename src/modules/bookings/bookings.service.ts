@@ -2,10 +2,11 @@ import { periodEnd, periodStart } from '../../core/dates.ts';
 import { isoTimestamp, isRetryableConflict } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, found } from '../../core/errors.ts';
-import { apiShape } from '../../core/http/api-shape.ts';
+import { apiJson, apiShape, flat } from '../../core/http/api-shape.ts';
+import { JsonPage } from '../../core/http/pagination.ts';
 import { newId } from '../../core/ids.ts';
 import { mergeMetadata, metadataFilter, metadataView } from '../../core/metadata.ts';
-import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
+import { type Page, pageOf, pageRequest, pagination, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { crewTimeHold, type HeldBookings, Pricing, redeemCoupon, staffNames } from '../catalog/index.ts';
 import {
@@ -20,6 +21,7 @@ import { bookingInvoices } from '../invoices/index.ts';
 import type { Configuration, Frequency } from '../pricing/index.ts';
 import * as repository from './bookings.repository.ts';
 import {
+  Booking,
   BookingDetail,
   type BookingDetailView,
   type BookingListQuery,
@@ -207,28 +209,70 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
   );
 }
 
-export async function listBookings(
+type ListQuery = BookingListQuery | (CustomerBookingListQuery & { customer_id?: string });
+
+function listFilters(query: ListQuery): repository.BookingFilters {
+  return {
+    status: query.status,
+    customerId: query.customer_id,
+    zoneId: query.zone_id,
+    scheduledFrom: periodStart(query.date_from),
+    scheduledBefore: periodEnd(query.date_to),
+    ids: parseIds(query.ids, 'bk'),
+    metadata: metadataFilter(query),
+  };
+}
+
+/** A page of bookings as views (the dashboard's). */
+export async function listBookings(deps: Deps, tenant: Tenant, query: ListQuery): Promise<Page<BookingView>> {
+  const page = pageRequest(query);
+  return pageOf(
+    page,
+    await repository.listBookings(deps.db, tenant, listFilters(query), query.sort, page),
+    bookingView,
+  );
+}
+
+const bookingJson = apiJson<BookingView>(Booking, [Pricing]);
+
+/**
+ * A page of bookings as the API sends it. A list asked for the first time (paging through, a
+ * one-off filter) is read and written whole, as any list is. A list asked for again keeps each
+ * booking's JSON (deps.jsonCache) with the version of the rows it was written from: its page's
+ * statement reads only ids and versions, and only the bookings whose rows changed since, or whose
+ * JSON is not kept, are read whole (a second statement) and written again. Never called inside
+ * a transaction, so every version it reads or stores is committed (docs/caching.md).
+ */
+export async function listBookingsJson(
   deps: Deps,
   tenant: Tenant,
-  query: BookingListQuery | (CustomerBookingListQuery & { customer_id?: string }),
-): Promise<Page<BookingView>> {
+  query: ListQuery,
+): Promise<Page<BookingView> | JsonPage> {
   const page = pageRequest(query);
-  const found = await repository.listBookings(
-    deps.db,
-    tenant,
-    {
-      status: query.status,
-      customerId: query.customer_id,
-      zoneId: query.zone_id,
-      scheduledFrom: periodStart(query.date_from),
-      scheduledBefore: periodEnd(query.date_to),
-      ids: parseIds(query.ids, 'bk'),
-      metadata: metadataFilter(query),
-    },
-    query.sort,
-    page,
+  const filters = listFilters(query);
+  if (deps.jsonCache.firstAsked(tenant, JSON.stringify([filters, query.sort, page]))) {
+    return pageOf(page, await repository.listBookings(deps.db, tenant, filters, query.sort, page), bookingView);
+  }
+  const written = (row: repository.BookingRow & repository.BookingVersion) => {
+    const json = flat(bookingJson(bookingView(row)));
+    deps.jsonCache.set(tenant, row.id, row.version, json);
+    return json;
+  };
+  const found = await repository.listBookingVersions(deps.db, tenant, filters, query.sort, page);
+  const items = found.rows.map(({ id, version }) => deps.jsonCache.get(tenant, id, version));
+  const stale = found.rows.filter((_, i) => items[i] === undefined).map(({ id }) => id);
+  if (stale.length > 0) {
+    const read = new Map<string, string>();
+    for (const row of await repository.findBookingsWithVersions(deps.db, tenant, stale)) read.set(row.id, written(row));
+    found.rows.forEach(({ id }, i) => {
+      items[i] ??= read.get(id);
+    });
+  }
+  // bookings are never deleted: every booking of the page is read again
+  return new JsonPage(
+    items.filter((item) => item !== undefined),
+    pagination(page, found.total),
   );
-  return pageOf(page, found, bookingView);
 }
 
 /** The names of the crew assigned to `bookings`, by staff id (lists carry only the ids). */
@@ -243,7 +287,7 @@ export async function listCustomerBookings(
   query: CustomerBookingListQuery,
 ) {
   await requireCustomer(deps, tenant, customerId);
-  return listBookings(deps, tenant, { ...query, customer_id: customerId });
+  return listBookingsJson(deps, tenant, { ...query, customer_id: customerId });
 }
 
 /**
