@@ -79,9 +79,10 @@ export const JSON_CACHE_TTL_MS = 60 * 60 * 1000;
 
 export class JsonCache {
   // keyed by the object, not by its version: a changed row replaces its old JSON instead of
-  // leaving it to age out
+  // leaving it to age out. lru-cache allocates its index arrays for `max` entries up front
+  // (about 40 bytes each): 20,000 is more than 16 MB of bookings (~1.1 kB each) fill.
   readonly #entries = new LRUCache<string, Versioned<string>>({
-    max: 100_000,
+    max: 20_000,
     maxSize: JSON_CACHE_MAX_BYTES,
     sizeCalculation: (entry) => 2 * entry.value.length + 64,
     ttl: JSON_CACHE_TTL_MS,

@@ -26,13 +26,3 @@ export function apiShape<T>(schema: TSchema, referenced: TSchema[] = []): (value
   const json = apiJson<T>(schema, referenced);
   return (value) => JSON.parse(json(value)) as T;
 }
-
-/**
- * The string flattened. One built piece by piece (as fast-json-stringify builds) is a tree of
- * its pieces until V8 flattens it, and reading it as a number does: one object to keep, or to
- * copy while a page is in flight, instead of hundreds.
- */
-export function flat(text: string): string {
-  Number(text);
-  return text;
-}

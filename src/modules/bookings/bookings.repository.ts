@@ -1,6 +1,7 @@
 // Owns: bookings, booking_counts, subscriptions. Reads customers, addresses and staff in joins
 // for the booking's view (names, address, crew); writes to them go through their modules.
 import { query, queryOne, type SQL, type Sql, sql, textArray } from '../../core/db.ts';
+import type { ItemVersion } from '../../core/kept-lists.ts';
 import { type Metadata, metadataContains, metadataJson } from '../../core/metadata.ts';
 import { type PageRequest, pageLimit } from '../../core/paging.ts';
 import { insertRow, type Locking, lockIf, tenantColumns } from '../../core/rows.ts';
@@ -292,11 +293,6 @@ export function listBookings(
   return bookingPage<BookingRow>(db, tenant, BOOKING_SELECT, filters, sort, page);
 }
 
-export interface BookingVersion {
-  id: string;
-  version: string;
-}
-
 /** A page of bookings as their ids and versions only (`BOOKING_VERSION`), and the count of all that match. */
 export function listBookingVersions(
   db: Sql,
@@ -304,8 +300,8 @@ export function listBookingVersions(
   filters: BookingFilters,
   sort: string,
   page: PageRequest,
-): Promise<{ rows: BookingVersion[]; total: number }> {
-  return bookingPage<BookingVersion>(db, tenant, VERSIONS_SELECT, filters, sort, page);
+): Promise<{ rows: ItemVersion[]; total: number }> {
+  return bookingPage<ItemVersion>(db, tenant, VERSIONS_SELECT, filters, sort, page);
 }
 
 /** The tenant's bookings of `ids` (in no order), with their versions. */
@@ -313,8 +309,8 @@ export function findBookingsWithVersions(
   db: Sql,
   tenant: Tenant,
   ids: string[],
-): Promise<(BookingRow & BookingVersion)[]> {
-  return query<BookingRow & BookingVersion>(
+): Promise<(BookingRow & ItemVersion)[]> {
+  return query<BookingRow & ItemVersion>(
     db,
     sql`${BOOKING_SELECT_WITH_VERSION} where ${tenantIs(tenant, 'b')} and b.id = any(${textArray(ids)})`,
   );

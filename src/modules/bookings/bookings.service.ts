@@ -2,11 +2,12 @@ import { periodEnd, periodStart } from '../../core/dates.ts';
 import { isoTimestamp, isRetryableConflict } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, found } from '../../core/errors.ts';
-import { apiJson, apiShape, flat } from '../../core/http/api-shape.ts';
-import { JsonPage } from '../../core/http/pagination.ts';
+import { apiJson, apiShape } from '../../core/http/api-shape.ts';
+import type { JsonPage } from '../../core/http/pagination.ts';
 import { newId } from '../../core/ids.ts';
+import { keptPage } from '../../core/kept-lists.ts';
 import { mergeMetadata, metadataFilter, metadataView } from '../../core/metadata.ts';
-import { type Page, pageOf, pageRequest, pagination, parseIds } from '../../core/paging.ts';
+import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { crewTimeHold, type HeldBookings, Pricing, redeemCoupon, staffNames } from '../catalog/index.ts';
 import {
@@ -236,43 +237,21 @@ export async function listBookings(deps: Deps, tenant: Tenant, query: ListQuery)
 const bookingJson = apiJson<BookingView>(Booking, [Pricing]);
 
 /**
- * A page of bookings as the API sends it. A list asked for the first time (paging through, a
- * one-off filter) is read and written whole, as any list is. A list asked for again keeps each
- * booking's JSON (deps.jsonCache) with the version of the rows it was written from: its page's
- * statement reads only ids and versions, and only the bookings whose rows changed since, or whose
- * JSON is not kept, are read whole (a second statement) and written again. Never called inside
- * a transaction, so every version it reads or stores is committed (docs/caching.md).
+ * A page of bookings as the API sends it: a list asked for again is answered from each booking's
+ * JSON kept at the versions of its rows (`keptPage`, docs/caching.md).
  */
-export async function listBookingsJson(
-  deps: Deps,
-  tenant: Tenant,
-  query: ListQuery,
-): Promise<Page<BookingView> | JsonPage> {
+export function listBookingsJson(deps: Deps, tenant: Tenant, query: ListQuery): Promise<Page<BookingView> | JsonPage> {
   const page = pageRequest(query);
   const filters = listFilters(query);
-  if (deps.jsonCache.firstAsked(tenant, JSON.stringify([filters, query.sort, page]))) {
-    return pageOf(page, await repository.listBookings(deps.db, tenant, filters, query.sort, page), bookingView);
-  }
-  const written = (row: repository.BookingRow & repository.BookingVersion) => {
-    const json = flat(bookingJson(bookingView(row)));
-    deps.jsonCache.set(tenant, row.id, row.version, json);
-    return json;
-  };
-  const found = await repository.listBookingVersions(deps.db, tenant, filters, query.sort, page);
-  const items = found.rows.map(({ id, version }) => deps.jsonCache.get(tenant, id, version));
-  const stale = found.rows.filter((_, i) => items[i] === undefined).map(({ id }) => id);
-  if (stale.length > 0) {
-    const read = new Map<string, string>();
-    for (const row of await repository.findBookingsWithVersions(deps.db, tenant, stale)) read.set(row.id, written(row));
-    found.rows.forEach(({ id }, i) => {
-      items[i] ??= read.get(id);
-    });
-  }
-  // bookings are never deleted: every booking of the page is read again
-  return new JsonPage(
-    items.filter((item) => item !== undefined),
-    pagination(page, found.total),
-  );
+  return keptPage(deps, tenant, {
+    question: JSON.stringify([filters, query.sort, page]),
+    page,
+    whole: () => repository.listBookings(deps.db, tenant, filters, query.sort, page),
+    versions: () => repository.listBookingVersions(deps.db, tenant, filters, query.sort, page),
+    items: (ids) => repository.findBookingsWithVersions(deps.db, tenant, ids),
+    view: bookingView,
+    json: bookingJson,
+  });
 }
 
 /** The names of the crew assigned to `bookings`, by staff id (lists carry only the ids). */
