@@ -1,4 +1,4 @@
-// The process's three caches (docs/caching.md). Both are bounded LRUs (lru-cache) and neither is
+// The process's three caches (docs/caching.md). All are bounded LRUs (lru-cache) and none is
 // shared between instances: what makes them correct across instances is how they are checked.
 // - CredentialCache: what a credential resolver found for a token hash, kept CREDENTIAL_TTL_MS.
 //   A key revoked through another instance is refused within that time; one revoked through
@@ -72,8 +72,8 @@ function tenantKey(tenant: Tenant, key: string): string {
 /** At most this much of the heap for API objects kept as JSON (UTF-16 length, as the heap holds it at worst). */
 export const JSON_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 /**
- * An entry's life. A version is made of row versions (`xmin`) and `updated_at`s; within an hour
- * no transaction id comes round again, so an unchanged version means unchanged rows.
+ * An entry's life. A version is made of row versions (`xmin`); within an hour no transaction id
+ * comes round again, so an unchanged version means unchanged rows.
  */
 export const JSON_CACHE_TTL_MS = 60 * 60 * 1000;
 
