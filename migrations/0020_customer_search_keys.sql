@@ -57,3 +57,7 @@ $$;
 create index customers_search_keys on customers
   using gin (account_id, customer_search_keys(account_id, environment, search_text)) with (fastupdate = off);
 drop index customers_search_by_name;
+-- No statistics for the keys: no plan reads them (a search's keys are a subquery, estimated
+-- without them), and ANALYZE would hash every sampled customer's trigrams again for them
+-- (analysing 100,000 customers: 1.07 s with them, 0.25 s without).
+alter index customers_search_keys alter column 2 set statistics 0;
