@@ -144,6 +144,11 @@ function slotAt(start: number, durationMinutes: number, clock: DayClock): Slot {
 
 /** The slots offered on `input.date`, as the availability endpoint returns them. */
 export function availableSlots(input: SchedulingInput & { now: Date }): Availability {
+  return slotsOffered(input);
+}
+
+/** `only`: the one start asked about (a booking's), the others left unchecked. */
+function slotsOffered(input: SchedulingInput & { now: Date }, only?: number): Availability {
   const { zone, date } = input;
   const result: Availability = {
     date,
@@ -167,6 +172,7 @@ export function availableSlots(input: SchedulingInput & { now: Date }): Availabi
     // a local time the clock skips (spring forward) is no slot; a repeated one starts at its first pass
     const start = clock.instantsAt(minutes)[0];
     if (start === undefined || start < window.open || start < earliest) continue;
+    if (only !== undefined && start !== only) continue;
     if (start + input.durationMinutes * MINUTE > window.close) continue;
     if (!anyoneFree(crew, start, input)) continue;
     result.available_slots.push(slotAt(start, input.durationMinutes, clock));
@@ -177,8 +183,7 @@ export function availableSlots(input: SchedulingInput & { now: Date }): Availabi
 
 /** The offered slot starting exactly at `startsAt`, if availability offers it. */
 export function findOfferedSlot(input: SchedulingInput & { now: Date; startsAt: Date }): Slot | undefined {
-  const iso = input.startsAt.toISOString();
-  return availableSlots(input).available_slots.find((slot) => slot.starts_at === iso);
+  return slotsOffered(input, input.startsAt.getTime()).available_slots[0];
 }
 
 /**

@@ -31,7 +31,7 @@ import {
   type NewBookingBody,
   type UpdateBookingBody,
 } from './bookings.schemas.ts';
-import { holdOffered, offerCrew, priceBooking, scheduleCrew } from './scheduling.ts';
+import { holdOffered, planBooking, priceBooking, scheduleCrew } from './scheduling.ts';
 
 export function bookingView(row: repository.BookingRow): BookingView {
   return {
@@ -140,20 +140,14 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
         addressId: input.address_id,
         addressParam: 'address_id',
       });
-      const { pricing, coupon } = await priceBooking(deps, tenant, {
+      const id = newId('booking');
+      const { pricing, coupon, offer } = await planBooking(deps, tenant, {
+        bookingId: id,
         industry: input.industry,
         zip: address.zip,
         configuration,
         couponCode: input.coupon_code,
-        now,
-      });
-      const id = newId('booking');
-      const offer = await offerCrew(deps, tenant, {
-        bookingId: id,
-        zip: address.zip,
-        industry: input.industry,
         startsAt,
-        durationMinutes: pricing.estimated_duration,
         now,
       });
       // counted here, once, under the coupon's row lock: the limit holds under any concurrency

@@ -9,6 +9,7 @@ import { findOfferedSlot, freeStaffForSlot, type Slot, slotRefusal, takenMessage
 import {
   type CrewTime,
   holdCrewTime,
+  loadBookingContext,
   loadPricingContext,
   loadSchedulingContext,
   releaseCrewTime,
@@ -53,6 +54,36 @@ export async function priceBooking(
   const catalog =
     input.couponCode === undefined ? { ...context.catalog, coupon: input.coupon ?? null } : context.catalog;
   return { pricing: priceConfiguration(catalog, input.configuration), coupon: catalog.coupon };
+}
+
+/**
+ * A new booking's price (priceBooking) and the crew free at its time (offerCrew), from one read
+ * of the catalog: pricing's errors first, then the slot's.
+ */
+export async function planBooking(
+  deps: Deps,
+  tenant: Tenant,
+  input: {
+    bookingId: string;
+    industry: string;
+    zip: string;
+    configuration: Configuration;
+    couponCode?: string;
+    startsAt: Date;
+    now: Date;
+  },
+): Promise<{ pricing: PriceBreakdown; coupon: Coupon | null; offer: OfferedTime }> {
+  const context = await loadBookingContext(deps, tenant, {
+    industry: input.industry,
+    zip: input.zip,
+    couponCode: input.couponCode ?? null,
+    at: input.startsAt,
+    now: input.now,
+    params: { zip: 'address_id' },
+  });
+  const pricing = priceConfiguration(context.pricing.catalog, input.configuration);
+  const offer = offerIn(context.scheduling, { ...input, durationMinutes: pricing.estimated_duration });
+  return { pricing, coupon: context.pricing.catalog.coupon, offer };
 }
 
 /** A time availability offers, and the crew members free for it, best first. */
@@ -104,6 +135,11 @@ export async function offerCrew(
     at: input.startsAt,
     industryParam: 'industry',
   });
+  return offerIn(context, input);
+}
+
+/** offerCrew on a scheduling context already loaded. */
+function offerIn(context: SchedulingContext, input: Parameters<typeof offerCrew>[2]): OfferedTime {
   if (!context.zone || !context.date) throw slotUnavailable(input.param);
   const scheduling = {
     date: context.date,

@@ -180,6 +180,8 @@ export async function loadSchedulingRows(
   return row;
 }
 
+type CrewTimeRow = Pick<SchedulingRows, 'version' | 'date' | 'blocks'>;
+
 /**
  * The catalog version and, for a cached zone and crew, the crew's time around the zone's local
  * `date` (or the local date at `at`): availability's one query when the catalog is cached.
@@ -187,19 +189,21 @@ export async function loadSchedulingRows(
 export async function loadCrewTime(
   db: Sql,
   tenant: Tenant,
-  input: { staffIds: string[]; timezone: string; date?: string; at?: Date },
-): Promise<Pick<SchedulingRows, 'version' | 'date' | 'blocks'>> {
-  const row = await queryOne<Pick<SchedulingRows, 'version' | 'date' | 'blocks'>>(
+  input: { staffIds: string[]; timezone: string; date?: string; at?: Date; couponCode?: string | null },
+): Promise<CrewTimeRow & Pick<PricingRows, 'coupon'>> {
+  // a booking names its coupon here too: its price and its crew then need one statement
+  const coupon = input.couponCode ? sql`, ${couponNamed(tenant, input.couponCode)} as coupon` : sql``;
+  const row = await queryOne<CrewTimeRow & Partial<Pick<PricingRows, 'coupon'>>>(
     db,
     sql`with day as (
         select coalesce(${input.date ?? null}::date,
                         (${input.at ?? null}::timestamptz at time zone ${input.timezone}::text)::date) as date,
                ${input.timezone}::text as timezone)
       select ${catalogVersion(tenant)} as version, (select date::text from day) as date,
-        ${crewTimeOnDay(tenant, textArray(input.staffIds))} as blocks`,
+        ${crewTimeOnDay(tenant, textArray(input.staffIds))} as blocks${coupon}`,
   );
   if (!row) throw new Error('the crew time query returned no row');
-  return row;
+  return { ...row, coupon: row.coupon ?? null };
 }
 
 export interface CouponRow {

@@ -16,7 +16,7 @@ import {
 } from '../pricing/index.ts';
 import * as repository from './catalog.repository.ts';
 import type { AvailabilityQuery, PricingBody } from './catalog.schemas.ts';
-import { pricingRows, schedulingRows } from './catalog-cache.ts';
+import { bookingRows, pricingRows, schedulingRows } from './catalog-cache.ts';
 import { type CatalogSettings, settingsFrom } from './settings.ts';
 
 async function industryBySlug(deps: Deps, tenant: Tenant, slug: string) {
@@ -68,7 +68,13 @@ export async function loadSchedulingContext(
   tenant: Tenant,
   input: { zip: string; industry: string; date?: string; at?: Date; industryParam?: string },
 ): Promise<SchedulingContext> {
-  const rows = await schedulingRows(deps, tenant, input);
+  return schedulingContext(await schedulingRows(deps, tenant, input), input);
+}
+
+function schedulingContext(
+  rows: repository.SchedulingRows,
+  input: { industry: string; industryParam?: string },
+): SchedulingContext {
   if (!rows.industry) throw unknownIndustry(input.industry, input.industryParam ?? 'industry');
   const zone = rows.zone;
   return {
@@ -155,7 +161,20 @@ export async function loadPricingContext(
 ): Promise<PricingContext> {
   const zip = input.zip?.trim() ?? null;
   const couponCode = input.couponCode?.trim() || null;
-  const rows = await pricingRows(deps, tenant, { industry: input.industry, zip, couponCode });
+  return pricingContext(await pricingRows(deps, tenant, { industry: input.industry, zip, couponCode }), {
+    ...input,
+    zip,
+    couponCode,
+  });
+}
+
+type PricingInput = Parameters<typeof loadPricingContext>[2];
+
+function pricingContext(
+  rows: repository.PricingRows,
+  input: PricingInput & { zip: string | null; couponCode: string | null },
+): PricingContext {
+  const { zip, couponCode } = input;
   if (!rows.industry) throw unknownIndustry(input.industry, input.params?.industry ?? 'industry');
   if (zip !== null && !rows.zone) {
     throw invalidParameter(input.params?.zip ?? 'zip', `We do not serve ${input.industry} at ZIP ${zip}.`);
@@ -209,6 +228,24 @@ export async function calculatePrice(deps: Deps, tenant: Tenant, body: PricingBo
     now: deps.clock.now(),
   });
   return priceConfiguration(context.catalog, body.configuration as Configuration);
+}
+
+/**
+ * loadPricingContext and loadSchedulingContext for a new booking at `at` (the catalog read once
+ * for both, `bookingRows`); they throw as those two do, pricing's errors first.
+ */
+export async function loadBookingContext(
+  deps: Deps,
+  tenant: Tenant,
+  input: PricingInput & { zip: string; at: Date },
+): Promise<{ pricing: PricingContext; scheduling: SchedulingContext }> {
+  const zip = input.zip.trim();
+  const couponCode = input.couponCode?.trim() || null;
+  const rows = await bookingRows(deps, tenant, { industry: input.industry, zip, couponCode, at: input.at });
+  return {
+    pricing: pricingContext(rows.pricing, { ...input, zip, couponCode }),
+    scheduling: schedulingContext(rows.scheduling, { industry: input.industry, industryParam: input.params?.industry }),
+  };
 }
 
 /** The ZIPs a zone covers: customers filter their list by zone with it. */

@@ -10,6 +10,7 @@ export {
   crewTimeHold,
   holdCrewTime,
   listProducts,
+  loadBookingContext,
   loadPricingContext,
   loadSchedulingContext,
   type PricingContext,
