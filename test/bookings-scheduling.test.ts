@@ -116,6 +116,23 @@ describe('availability reflects bookings', () => {
   });
 });
 
+describe('who gets a new booking', () => {
+  it('the least busy crew member free then, ties in the crew’s order', async () => {
+    // a Tuesday: Maria Lopez, James Carter and Dmitri Petrov do junk removal in Manhattan
+    const date = '2026-07-21';
+    const crew = async (time: string) => (await sofaAt(date, time)).crew.map((member: { name: string }) => member.name);
+    expect(await crew('09:00')).toEqual(['Maria Lopez']);
+    expect(await crew('09:00')).toEqual(['James Carter']);
+    // all three are free at 13:00, and Dmitri has nothing booked that day
+    expect(await crew('13:00')).toEqual(['Dmitri Petrov']);
+    // one booking each: the crew's order decides
+    expect(await crew('15:00')).toEqual(['Maria Lopez']);
+    // Maria has two now
+    expect(await crew('16:00')).toEqual(['James Carter']);
+    expect(await scene.overlaps()).toEqual([]);
+  });
+});
+
 describe('reschedule', () => {
   it('into a taken slot fails and leaves the booking as it was', async () => {
     await sofaAt('2026-06-15', '10:00');

@@ -99,7 +99,6 @@ export interface NewBooking {
   coupon: Coupon | null;
   pricing: PriceBreakdown;
   scheduledAt: Date;
-  assignedCrew: string[];
   notes: string | null;
   metadata: Metadata;
   timeline: TimelineEntry[];
@@ -111,9 +110,10 @@ export interface NewBooking {
  * stats counted with it and stored by `storeStats` (the customers module's statement, given the
  * relation `stats`): one round trip for what took five. The statement cannot see its own insert
  * in the table, so the detail and the count read the inserted row from the insert's RETURNING.
- * The booking holds its crew member's time in the same statement: it is inserted only if `hold`
- * (the catalog's crewTimeHold) returns a row. undefined when the time was taken; nothing is
- * written then but the customer's stats, recounted unchanged.
+ * The booking holds its crew member's time in the same statement: it is inserted, with the
+ * member `hold` (the catalog's crewTimeHold) returns as its crew, only if that returns a row.
+ * undefined when nobody was held; nothing is written then but the customer's stats, recounted
+ * unchanged.
  */
 export async function insertBooking(
   db: Sql,
@@ -135,7 +135,7 @@ export async function insertBooking(
                   ${booking.coupon === null ? null : JSON.stringify(booking.coupon)}::jsonb,
                   ${JSON.stringify(booking.pricing)}::jsonb, ${booking.pricing.total}::bigint,
                   ${booking.pricing.estimated_duration}::integer, ${booking.scheduledAt}::timestamptz,
-                  ${textArray(booking.assignedCrew)}, ${booking.notes}, ${metadataJson(booking.metadata)},
+                  array(select staff_id from held), ${booking.notes}, ${metadataJson(booking.metadata)},
                   ${JSON.stringify(booking.timeline)}::jsonb,
                   ${booking.now}::timestamptz, ${booking.now}::timestamptz
           where exists (select 1 from held)

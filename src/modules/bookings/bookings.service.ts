@@ -1,5 +1,5 @@
 import { periodEnd, periodStart } from '../../core/dates.ts';
-import { isoTimestamp, isRetryableConflict } from '../../core/db.ts';
+import { allInOrder, isoTimestamp, isRetryableConflict } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, found } from '../../core/errors.ts';
 import { apiJson, apiShape } from '../../core/http/api-shape.ts';
@@ -9,7 +9,7 @@ import { keptPage } from '../../core/kept-lists.ts';
 import { mergeMetadata, metadataFilter, metadataView } from '../../core/metadata.ts';
 import { type Page, pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import type { Tenant } from '../../core/tenant.ts';
-import { crewTimeHold, type HeldBookings, Pricing, redeemCoupon, staffNames } from '../catalog/index.ts';
+import { type HeldBookings, liveCatalog, Pricing, redeemCoupon, staffNames } from '../catalog/index.ts';
 import {
   bookingStatsWrite,
   customerAddress,
@@ -31,7 +31,7 @@ import {
   type NewBookingBody,
   type UpdateBookingBody,
 } from './bookings.schemas.ts';
-import { holdOffered, planBooking, priceBooking, scheduleCrew } from './scheduling.ts';
+import { holdOffered, insertedWithCrew, planBooking, priceBooking, scheduleCrew } from './scheduling.ts';
 
 export function bookingView(row: repository.BookingRow): BookingView {
   return {
@@ -134,19 +134,22 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
   return withRetry(() =>
     inTransaction(deps, async (deps) => {
       const now = deps.clock.now();
-      const { customerId, address } = await lockCustomerForBooking(deps, tenant, {
-        customerId: input.customer_id,
-        customerParam: 'customer_id',
-        addressId: input.address_id,
-        addressParam: 'address_id',
-      });
-      const id = newId('booking');
+      // one round trip: the customer locked, and the catalog version and coupon the price needs
+      const [{ customerId, address }, live] = await allInOrder([
+        lockCustomerForBooking(deps, tenant, {
+          customerId: input.customer_id,
+          customerParam: 'customer_id',
+          addressId: input.address_id,
+          addressParam: 'address_id',
+        }),
+        liveCatalog(deps, tenant, input.coupon_code),
+      ]);
       const { pricing, coupon, offer } = await planBooking(deps, tenant, {
-        bookingId: id,
         industry: input.industry,
         zip: address.zip,
         configuration,
         couponCode: input.coupon_code,
+        live,
         startsAt,
         now,
       });
@@ -166,29 +169,31 @@ export async function createBooking(deps: Deps, tenant: Tenant, input: NewBookin
         });
       }
       // the crew member's time is held by the booking's insert itself, one round trip for two
-      const { held: inserted } = await holdOffered(deps, tenant, { ...offer, bookingId: id }, (time) =>
-        repository.insertBooking(
-          deps.db,
-          tenant,
-          {
-            id,
-            customerId,
-            addressId: address.id,
-            zoneId: offer.zone.id,
-            subscriptionId,
-            industry: input.industry,
-            configuration,
-            coupon,
-            pricing,
-            scheduledAt: startsAt,
-            assignedCrew: [time.staffId],
-            notes: input.notes ?? null,
-            metadata: mergeMetadata({}, input.metadata),
-            timeline: [{ status: 'confirmed', at: now.toISOString(), note: 'Booked' }],
-            now,
-          },
-          (stats) => bookingStatsWrite(tenant, customerId, stats),
-          crewTimeHold(tenant, time),
+      const id = newId('booking');
+      const { held: inserted } = await holdOffered(deps, tenant, { ...offer, bookingId: id }, (hold) =>
+        insertedWithCrew(
+          repository.insertBooking(
+            deps.db,
+            tenant,
+            {
+              id,
+              customerId,
+              addressId: address.id,
+              zoneId: offer.zone.id,
+              subscriptionId,
+              industry: input.industry,
+              configuration,
+              coupon,
+              pricing,
+              scheduledAt: startsAt,
+              notes: input.notes ?? null,
+              metadata: mergeMetadata({}, input.metadata),
+              timeline: [{ status: 'confirmed', at: now.toISOString(), note: 'Booked' }],
+              now,
+            },
+            (stats) => bookingStatsWrite(tenant, customerId, stats),
+            hold,
+          ),
         ),
       );
       // just made, so no invoice names it yet

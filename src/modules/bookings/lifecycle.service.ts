@@ -10,7 +10,7 @@ import { newId } from '../../core/ids.ts';
 import { formatMoney } from '../../core/money.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { availableSlots, freeStaffForSlot, localDate, localTime, minutesOfDay } from '../availability/index.ts';
-import { crewTimeHold, loadCatalogSettings, loadSchedulingContext, releaseCrewTime } from '../catalog/index.ts';
+import { loadCatalogSettings, loadSchedulingContext, releaseCrewTime } from '../catalog/index.ts';
 import { bookingStatsWrite, lockCustomer } from '../customers/index.ts';
 import { createBookingInvoice, createCancellationFeeInvoice } from '../invoices/index.ts';
 import { cancellationFee, type PriceBreakdown } from '../pricing/index.ts';
@@ -23,7 +23,7 @@ import {
   requireBooking,
   withRetry,
 } from './bookings.service.ts';
-import { holdFirstFree, priceBooking } from './scheduling.ts';
+import { holdCrew, insertedWithCrew, priceBooking } from './scheduling.ts';
 
 type Status = repository.BookingStatus;
 
@@ -197,47 +197,51 @@ async function bookNextOccurrence(deps: Deps, tenant: Tenant, row: repository.Bo
   const id = newId('booking');
   for (const slot of slots) {
     const startsAt = new Date(slot.starts_at);
-    const candidates = freeStaffForSlot({ ...scheduling, startsAt });
-    const preferred = [
-      ...candidates.filter((c) => row.assigned_crew.includes(c)),
-      ...candidates.filter((c) => !row.assigned_crew.includes(c)),
-    ];
-    // the crew member's time is held by the booking's insert itself, as for a new booking
-    const held = await holdFirstFree(
+    // the crew member's time is held by the booking's insert itself, as for a new booking; the
+    // crew who served the subscription last are chosen first
+    const held = await holdCrew(
       deps,
       tenant,
-      { zone },
-      { bookingId: id, candidates: preferred, start: startsAt, durationMinutes: pricing.estimated_duration },
-      (time) =>
-        repository.insertBooking(
-          deps.db,
-          tenant,
-          {
-            id,
-            customerId: row.customer_id,
-            addressId: row.address_id,
-            zoneId: zone.id,
-            subscriptionId: subscription.id,
-            industry: row.industry,
-            configuration: row.configuration,
-            coupon: null,
-            pricing,
-            scheduledAt: startsAt,
-            assignedCrew: [time.staffId],
-            notes: row.notes,
-            // the integrator's keys follow the subscription, like the notes
-            metadata: row.metadata,
-            timeline: [
-              {
-                status: 'confirmed',
-                at: now.toISOString(),
-                note: `Next ${subscription.frequency} occurrence after ${row.id}`,
-              },
-            ],
-            now,
-          },
-          (stats) => bookingStatsWrite(tenant, row.customer_id, stats),
-          crewTimeHold(tenant, time),
+      {
+        zone,
+        date,
+        candidates: freeStaffForSlot({ ...scheduling, startsAt }),
+        preferred: row.assigned_crew,
+        bookingId: id,
+        start: startsAt,
+        durationMinutes: pricing.estimated_duration,
+      },
+      (hold) =>
+        insertedWithCrew(
+          repository.insertBooking(
+            deps.db,
+            tenant,
+            {
+              id,
+              customerId: row.customer_id,
+              addressId: row.address_id,
+              zoneId: zone.id,
+              subscriptionId: subscription.id,
+              industry: row.industry,
+              configuration: row.configuration,
+              coupon: null,
+              pricing,
+              scheduledAt: startsAt,
+              notes: row.notes,
+              // the integrator's keys follow the subscription, like the notes
+              metadata: row.metadata,
+              timeline: [
+                {
+                  status: 'confirmed',
+                  at: now.toISOString(),
+                  note: `Next ${subscription.frequency} occurrence after ${row.id}`,
+                },
+              ],
+              now,
+            },
+            (stats) => bookingStatsWrite(tenant, row.customer_id, stats),
+            hold,
+          ),
         ),
     );
     if (!held) continue;

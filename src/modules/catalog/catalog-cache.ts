@@ -7,6 +7,7 @@
 // misses and reloads.
 import type { Deps } from '../../core/deps.ts';
 import type { Tenant } from '../../core/tenant.ts';
+import { localDate } from '../availability/index.ts';
 import * as repository from './catalog.repository.ts';
 
 type SchedulingCatalog = Pick<repository.SchedulingRows, 'industry' | 'zone' | 'staff'>;
@@ -33,30 +34,40 @@ export async function atCatalogVersion<T extends object>(
   return value;
 }
 
-/** loadSchedulingRows, with the zone and crew from the cache and their time read live. */
+/**
+ * loadSchedulingRows, with the zone and crew from the cache and their time read live; none read
+ * with `crewTime: false` (`blocks` empty), for a caller whose hold weighs it.
+ */
 export async function schedulingRows(
   deps: Deps,
   tenant: Tenant,
-  input: { zip: string; industry: string; date?: string; at?: Date },
+  input: { zip: string; industry: string; date?: string; at?: Date; crewTime?: boolean },
 ): Promise<repository.SchedulingRows> {
   const key = schedulingKey(input);
   const cached = deps.catalogCache.get<SchedulingCatalog>(tenant, key);
   if (cached) {
     const { zone, staff } = cached.value;
-    const live = zone
-      ? await repository.loadCrewTime(deps.db, tenant, {
-          staffIds: staff.map((member) => member.id),
-          timezone: zone.timezone,
-          date: input.date,
-          at: input.at,
-        })
-      : { version: await repository.findCatalogVersion(deps.db, tenant), date: null, blocks: [] };
+    const live =
+      zone && input.crewTime !== false
+        ? await repository.loadCrewTime(deps.db, tenant, {
+            staffIds: staff.map((member) => member.id),
+            timezone: zone.timezone,
+            date: input.date,
+            at: input.at,
+          })
+        : { version: await repository.findCatalogVersion(deps.db, tenant), date: localDay(input, zone), blocks: [] };
     if (live.version === cached.version) return { ...cached.value, ...live };
   }
   const rows = await repository.loadSchedulingRows(deps.db, tenant, input);
   const { industry, zone, staff } = rows;
   deps.catalogCache.set(tenant, key, { version: rows.version, value: { industry, zone, staff } });
-  return rows;
+  return input.crewTime === false ? { ...rows, blocks: [] } : rows;
+}
+
+/** The zone's local date asked for (`date`, or the one at `at`), as loadSchedulingRows works it out. */
+function localDay(input: { date?: string; at?: Date }, zone: { timezone: string } | null): string | null {
+  if (!zone) return null;
+  return input.date ?? (input.at ? localDate(input.at.getTime(), zone.timezone) : null);
 }
 
 /** loadPricingRows, with all but the coupon from the cache. */
@@ -76,34 +87,35 @@ export async function pricingRows(
   return { version, coupon, ...catalog };
 }
 
+/** What a request reads live whatever the cache holds: the catalog version and the coupon it names. */
+export type LiveCatalog = Pick<repository.PricingRows, 'version' | 'coupon'>;
+
+/** The catalog version and the coupon named (null: none), in one primary-key read. */
+export function readLiveCatalog(deps: Deps, tenant: Tenant, couponCode: string | null): Promise<LiveCatalog> {
+  return repository.findVersionAndCoupon(deps.db, tenant, couponCode);
+}
+
 /**
- * pricingRows and schedulingRows for a new booking. With both cached at one version, what is
- * read live (the version, the coupon, the crew's time) is one statement rather than two.
+ * pricingRows and schedulingRows for a new booking at `at`, given what was read live (sent with
+ * the customer's lock): with both cached at that version no statement is needed. The crew's
+ * booked time is not read: the booking's hold weighs it in the statement that writes the booking
+ * (`blocks` is empty).
  */
 export async function bookingRows(
   deps: Deps,
   tenant: Tenant,
-  input: { zip: string; industry: string; couponCode: string | null; at: Date },
+  input: { zip: string; industry: string; couponCode: string | null; at: Date; live: LiveCatalog },
 ): Promise<{ pricing: repository.PricingRows; scheduling: repository.SchedulingRows }> {
+  const { version, coupon } = input.live;
   const pricing = deps.catalogCache.get<PricingCatalog>(tenant, pricingKey(input));
   const scheduling = deps.catalogCache.get<SchedulingCatalog>(tenant, schedulingKey(input));
   const zone = scheduling?.value.zone;
-  if (pricing && scheduling && zone && pricing.version === scheduling.version) {
-    const { coupon, ...live } = await repository.loadCrewTime(deps.db, tenant, {
-      staffIds: scheduling.value.staff.map((member) => member.id),
-      timezone: zone.timezone,
-      at: input.at,
-      couponCode: input.couponCode,
-    });
-    if (live.version === pricing.version) {
-      return {
-        pricing: { ...pricing.value, version: live.version, coupon },
-        scheduling: { ...scheduling.value, ...live },
-      };
-    }
-  }
   return {
-    pricing: await pricingRows(deps, tenant, input),
-    scheduling: await schedulingRows(deps, tenant, input),
+    pricing:
+      pricing?.version === version ? { ...pricing.value, version, coupon } : await pricingRows(deps, tenant, input),
+    scheduling:
+      scheduling?.version === version
+        ? { ...scheduling.value, version, date: localDay(input, zone ?? null), blocks: [] }
+        : await schedulingRows(deps, tenant, { ...input, crewTime: false }),
   };
 }

@@ -180,8 +180,6 @@ export async function loadSchedulingRows(
   return row;
 }
 
-type CrewTimeRow = Pick<SchedulingRows, 'version' | 'date' | 'blocks'>;
-
 /**
  * The catalog version and, for a cached zone and crew, the crew's time around the zone's local
  * `date` (or the local date at `at`): availability's one query when the catalog is cached.
@@ -189,21 +187,19 @@ type CrewTimeRow = Pick<SchedulingRows, 'version' | 'date' | 'blocks'>;
 export async function loadCrewTime(
   db: Sql,
   tenant: Tenant,
-  input: { staffIds: string[]; timezone: string; date?: string; at?: Date; couponCode?: string | null },
-): Promise<CrewTimeRow & Pick<PricingRows, 'coupon'>> {
-  // a booking names its coupon here too: its price and its crew then need one statement
-  const coupon = input.couponCode ? sql`, ${couponNamed(tenant, input.couponCode)} as coupon` : sql``;
-  const row = await queryOne<CrewTimeRow & Partial<Pick<PricingRows, 'coupon'>>>(
+  input: { staffIds: string[]; timezone: string; date?: string; at?: Date },
+): Promise<Pick<SchedulingRows, 'version' | 'date' | 'blocks'>> {
+  const row = await queryOne<Pick<SchedulingRows, 'version' | 'date' | 'blocks'>>(
     db,
     sql`with day as (
         select coalesce(${input.date ?? null}::date,
                         (${input.at ?? null}::timestamptz at time zone ${input.timezone}::text)::date) as date,
                ${input.timezone}::text as timezone)
       select ${catalogVersion(tenant)} as version, (select date::text from day) as date,
-        ${crewTimeOnDay(tenant, textArray(input.staffIds))} as blocks${coupon}`,
+        ${crewTimeOnDay(tenant, textArray(input.staffIds))} as blocks`,
   );
   if (!row) throw new Error('the crew time query returned no row');
-  return { ...row, coupon: row.coupon ?? null };
+  return row;
 }
 
 export interface CouponRow {
@@ -352,33 +348,70 @@ export async function releaseTimeBlocks(tx: Sql, tenant: Tenant, bookingId: stri
   await query(tx, sql`delete from staff_time_blocks where ${tenantIs(tenant)} and booking_id = ${bookingId}`);
 }
 
-/**
- * Holds a crew member's time unless it overlaps time already held: true when held. ON CONFLICT
- * DO NOTHING takes the exclusion constraint as its arbiter and waits for a concurrent holder to
- * commit or roll back, so it is as safe as the plain insert, in one statement and no savepoint.
- * The member must still be active: the key-share lock waits for a concurrent archive or
- * deactivation (which lock the row for update) and then reads the member as it left it.
- */
-export async function tryInsertTimeBlock(
-  tx: Sql,
-  tenant: Tenant,
-  block: { staffId: string; bookingId: string | null; start: Date; end: Date },
-): Promise<boolean> {
-  const rows = await query(tx, timeBlockHold(tenant, block));
-  return rows.length > 0;
+/** Time to hold for one of `candidates` (crew ids), and how to choose among those free then. */
+export interface CrewHold {
+  candidates: string[];
+  /** Chosen first when free (a rescheduled or recurring booking keeps its crew when it can). */
+  preferred: string[];
+  bookingId: string | null;
+  start: Date;
+  end: Date;
+  /** The zone's local date and time zone: "busy" counts a person's time from that midnight, for two days. */
+  date: string;
+  timezone: string;
 }
 
-/** The insert tryInsertTimeBlock runs: one row (the block's id) when the time was free. */
-export function timeBlockHold(
-  tenant: Tenant,
-  block: { staffId: string; bookingId: string | null; start: Date; end: Date },
-): SQL {
+const heldRange = (hold: { start: Date; end: Date }) =>
+  sql`tstzrange(${hold.start}::timestamptz, ${hold.end}::timestamptz, '[)')`;
+
+/**
+ * Holds the time for one of the candidates free then: the preferred first, then the least busy
+ * (fewest blocks from the zone's local midnight for two days, which is what availability reads),
+ * ties in the candidates' order. One row (`staff_id`) when someone was held; none when nobody
+ * was free, or when the one picked was taken meanwhile by a concurrent transaction: ON CONFLICT
+ * DO NOTHING takes the exclusion constraint as its arbiter and waits for that transaction to end,
+ * so two transactions never both get a person. The one picked must still be active: the key-share
+ * lock waits for a concurrent archive or deactivation (which lock the row for update) and then
+ * reads the member as it left it. Run alone, or as a CTE of the write that needs the time.
+ */
+export function crewHold(tenant: Tenant, hold: CrewHold): SQL {
+  const day = sql`tstzrange((${hold.date}::date::timestamp) at time zone ${hold.timezone}::text,
+                            ((${hold.date}::date + 2)::timestamp) at time zone ${hold.timezone}::text)`;
+  // one pass over the candidates' blocks around the day: how busy each is, and whether taken then
   return sql`insert into staff_time_blocks (account_id, environment, staff_id, booking_id, during)
-        select ${tenant.accountId}, ${tenant.environment}, ${block.staffId}, ${block.bookingId},
-               tstzrange(${block.start}::timestamptz, ${block.end}::timestamptz, '[)')
-        where exists (select 1 from staff s where ${tenantIs(tenant, 's')} and s.id = ${block.staffId}
+        select ${tenant.accountId}, ${tenant.environment}, picked.id, ${hold.bookingId}, ${heldRange(hold)}
+        from (select c.id from unnest(${textArray(hold.candidates)}) with ordinality as c(id, n)
+              left join (select b.staff_id, count(*) filter (where b.during && ${day}) as busy,
+                                bool_or(b.during && ${heldRange(hold)}) as taken
+                         from staff_time_blocks b
+                         where ${tenantIs(tenant, 'b')} and b.staff_id = any(${textArray(hold.candidates)})
+                           and b.during && range_merge(${day}, ${heldRange(hold)})
+                         group by b.staff_id) crew_time on crew_time.staff_id = c.id
+              where crew_time.taken is not true
+              order by c.id = any(${textArray(hold.preferred)}) desc, coalesce(crew_time.busy, 0), c.n
+              limit 1) picked
+        where exists (select 1 from staff s where ${tenantIs(tenant, 's')} and s.id = picked.id
                         and s.is_active and s.archived_at is null for key share)
-        on conflict do nothing returning id`;
+        on conflict do nothing returning staff_id`;
+}
+
+/** Runs a crewHold statement on its own: the held member's id, undefined when nobody was let through. */
+export async function runCrewHold(tx: Sql, hold: SQL): Promise<string | undefined> {
+  const [row] = await query<{ staff_id: string }>(tx, hold);
+  return row?.staff_id;
+}
+
+/** The hold's candidates still active and free then, in their order (after a hold let nobody through). */
+export async function freeCandidates(db: Sql, tenant: Tenant, hold: CrewHold): Promise<string[]> {
+  const rows = await query<{ id: string }>(
+    db,
+    sql`select c.id from unnest(${textArray(hold.candidates)}) with ordinality as c(id, n)
+        join staff s on ${tenantIs(tenant, 's')} and s.id = c.id and s.is_active and s.archived_at is null
+        where not exists (select 1 from staff_time_blocks b where ${tenantIs(tenant, 'b')} and b.staff_id = c.id
+                            and b.during && ${heldRange(hold)})
+        order by c.n`,
+  );
+  return rows.map((row) => row.id);
 }
 
 /** Zones' names and time zones by id, archived zones included (old bookings still name them). */

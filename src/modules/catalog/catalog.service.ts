@@ -16,7 +16,7 @@ import {
 } from '../pricing/index.ts';
 import * as repository from './catalog.repository.ts';
 import type { AvailabilityQuery, PricingBody } from './catalog.schemas.ts';
-import { bookingRows, pricingRows, schedulingRows } from './catalog-cache.ts';
+import { bookingRows, type LiveCatalog, pricingRows, readLiveCatalog, schedulingRows } from './catalog-cache.ts';
 import { type CatalogSettings, settingsFrom } from './settings.ts';
 
 async function industryBySlug(deps: Deps, tenant: Tenant, slug: string) {
@@ -66,7 +66,15 @@ export interface SchedulingContext {
 export async function loadSchedulingContext(
   deps: Deps,
   tenant: Tenant,
-  input: { zip: string; industry: string; date?: string; at?: Date; industryParam?: string },
+  input: {
+    zip: string;
+    industry: string;
+    date?: string;
+    at?: Date;
+    industryParam?: string;
+    /** false: no crew time (`blocks` empty), for a caller whose hold weighs it. */
+    crewTime?: boolean;
+  },
 ): Promise<SchedulingContext> {
   return schedulingContext(await schedulingRows(deps, tenant, input), input);
 }
@@ -230,18 +238,30 @@ export async function calculatePrice(deps: Deps, tenant: Tenant, body: PricingBo
   return priceConfiguration(context.catalog, body.configuration as Configuration);
 }
 
+/** The catalog version and the coupon named, read live (a new booking sends this with its customer's lock). */
+export function liveCatalog(deps: Deps, tenant: Tenant, couponCode: string | undefined): Promise<LiveCatalog> {
+  return readLiveCatalog(deps, tenant, couponCode?.trim() || null);
+}
+
 /**
- * loadPricingContext and loadSchedulingContext for a new booking at `at` (the catalog read once
- * for both, `bookingRows`); they throw as those two do, pricing's errors first.
+ * loadPricingContext and loadSchedulingContext for a new booking at `at`, at the catalog version
+ * read `live` (`bookingRows`): they throw as those two do, pricing's errors first. The scheduling
+ * context has no crew time: the booking's hold (crewTimeHold) weighs it as it writes.
  */
 export async function loadBookingContext(
   deps: Deps,
   tenant: Tenant,
-  input: PricingInput & { zip: string; at: Date },
+  input: PricingInput & { zip: string; at: Date; live: LiveCatalog },
 ): Promise<{ pricing: PricingContext; scheduling: SchedulingContext }> {
   const zip = input.zip.trim();
   const couponCode = input.couponCode?.trim() || null;
-  const rows = await bookingRows(deps, tenant, { industry: input.industry, zip, couponCode, at: input.at });
+  const rows = await bookingRows(deps, tenant, {
+    industry: input.industry,
+    zip,
+    couponCode,
+    at: input.at,
+    live: input.live,
+  });
   return {
     pricing: pricingContext(rows.pricing, { ...input, zip, couponCode }),
     scheduling: schedulingContext(rows.scheduling, { industry: input.industry, industryParam: input.params?.industry }),
@@ -294,20 +314,26 @@ export interface CrewTime {
   end: Date;
 }
 
-/**
- * Holds a crew member's time unless it overlaps time already held: true when held. It waits
- * for a concurrent holder to commit or roll back, so two transactions never both get a person.
- */
-export function holdCrewTime(deps: Deps, tenant: Tenant, time: CrewTime): Promise<boolean> {
-  return repository.tryInsertTimeBlock(deps.db, tenant, time);
-}
+export type { CrewHold } from './catalog.repository.ts';
 
 /**
- * holdCrewTime as a statement for another module's write to run as a CTE, saving a round trip:
- * it returns a row when the time was held, and the write goes ahead only then.
+ * The statement that holds a crew member's time: one of the hold's candidates free then, the
+ * preferred first, then the least busy (catalog.repository's crewHold). It returns the held
+ * member's `staff_id`, or no row when nobody was let through; another module's write runs it as
+ * a CTE and goes ahead only with that row, saving a round trip.
  */
-export function crewTimeHold(tenant: Tenant, time: CrewTime): SQL {
-  return repository.timeBlockHold(tenant, time);
+export function crewTimeHold(tenant: Tenant, hold: repository.CrewHold): SQL {
+  return repository.crewHold(tenant, hold);
+}
+
+/** Runs a crewTimeHold statement on its own: the held member's id, undefined when nobody was let through. */
+export function holdCrewTime(deps: Deps, hold: SQL): Promise<string | undefined> {
+  return repository.runCrewHold(deps.db, hold);
+}
+
+/** The hold's candidates still active and free then, in their order: whom to try again after a hold let nobody through. */
+export function freeCandidates(deps: Deps, tenant: Tenant, hold: repository.CrewHold): Promise<string[]> {
+  return repository.freeCandidates(deps.db, tenant, hold);
 }
 
 /** Blocks a crew member's time; throws the exclusion violation STAFF_OVERLAP_CONSTRAINT if taken. */

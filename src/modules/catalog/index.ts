@@ -6,10 +6,12 @@ export { catalogRoutes } from './catalog.routes.ts';
 export { Pricing, ServiceConfiguration } from './catalog.schemas.ts';
 export {
   blockCrewTime,
-  type CrewTime,
+  type CrewHold,
   crewTimeHold,
+  freeCandidates,
   holdCrewTime,
   listProducts,
+  liveCatalog,
   loadBookingContext,
   loadPricingContext,
   loadSchedulingContext,
@@ -23,6 +25,7 @@ export {
   zoneClocks,
   zoneZips,
 } from './catalog.service.ts';
+export type { LiveCatalog } from './catalog-cache.ts';
 export { exportCatalog, type ImportSummary, importCatalog } from './catalog-file.service.ts';
 export { type CatalogFile, CatalogFileError, type Problem } from './catalog-file.ts';
 export { couponRoutes } from './coupons.routes.ts';
