@@ -1,5 +1,6 @@
-// Issue 7: 10,000 events fanned out to 3 endpoints on a local receiver, on PostgreSQL, twice:
-// published as fast as possible, then paced at 1,000 deliveries/s. Throughput is deliveries per
+// Issues 7 and 16: 10,000 events fanned out to 3 endpoints on a local receiver, on PostgreSQL,
+// twice: published as fast as possible (issue 16's target: >= 2,000 deliveries/s; issue 7's was
+// 1,000), then paced at 1,000 deliveries/s (issue 7: p99 < 500 ms from commit to arrival). Throughput is deliveries per
 // second from the first commit to the last arrival; latency is from each event's commit (as the
 // publisher sees it) to its arrival at each endpoint.
 import { Worker } from 'node:worker_threads';
@@ -135,7 +136,7 @@ export default async function run(): Promise<void> {
     // integrator sees when the system keeps up.
     const paced = await round('paced at 1,000 deliveries/s', { eventsPerSecond: Math.ceil(1000 / ENDPOINTS) });
     console.log(
-      `targets: >= 1000 deliveries/s ${burst.rate >= 1000 ? 'met' : 'MISSED'} (${burst.rate}), ` +
+      `targets: >= 2000 deliveries/s ${burst.rate >= 2000 ? 'met' : 'MISSED'} (${burst.rate}), ` +
         `p99 < 500 ms ${paced.p99 < 500 ? 'met' : 'MISSED'} at 1,000/s (${paced.p99} ms; ${burst.p99} ms in the burst)`,
     );
   } finally {

@@ -2,7 +2,6 @@
 // code the services endpoints use (catalog loaders + pure availability and pricing functions).
 // The database has the last word: the catalog's crew time refuses overlapping time for one person.
 // Every function here runs in the booking's transaction: give it tx-bound deps.
-
 import type { SQL } from '../../core/db.ts';
 import type { Deps } from '../../core/deps.ts';
 import { AppError } from '../../core/errors.ts';
