@@ -35,7 +35,7 @@ function input(overrides: Partial<SchedulingInput & { now: Date }> = {}): Schedu
     durationMinutes: 120,
     zone,
     staff: [{ id: 'staff_a', hours: EVERY_DAY }],
-    blocks: [],
+    booked: {},
     ...overrides,
   };
 }
@@ -94,14 +94,13 @@ describe('availableSlots', () => {
 
   it('keeps a job and its travel buffer clear of booked time on both sides', () => {
     // booked 12:00-14:00 local plus 30 min buffer: [16:00Z, 18:30Z)
-    const blocks = [
-      { staffId: 'staff_a', bookingId: 'bk_1', start: at('2026-06-02T16:00:00Z'), end: at('2026-06-02T18:30:00Z') },
-    ];
+    const booked = { staff_a: [at('2026-06-02T16:00:00Z'), at('2026-06-02T18:30:00Z')] };
     // 09:00 ends 11:00 +30 = 11:30, free; 10:00 ends 12:00 + 30 overlaps; 14:00 starts inside the buffer
-    expect(starts(input({ blocks }))).toEqual(['08:00', '09:00', '15:00', '16:00']);
-    expect(starts(input({ blocks, ignoreBookingId: 'bk_1' }))).toHaveLength(9);
+    expect(starts(input({ booked }))).toEqual(['08:00', '09:00', '15:00', '16:00']);
+    // another member's time is not staff_a's
+    expect(starts(input({ booked: { staff_b: booked.staff_a } }))).toHaveLength(9);
     const second = { id: 'staff_b', hours: EVERY_DAY };
-    expect(starts(input({ blocks, staff: [{ id: 'staff_a', hours: EVERY_DAY }, second] }))).toHaveLength(9);
+    expect(starts(input({ booked, staff: [{ id: 'staff_a', hours: EVERY_DAY }, second] }))).toHaveLength(9);
   });
 
   it('starts no slot within the lead time, and none on past dates', () => {
@@ -149,12 +148,16 @@ describe('freeStaffForSlot', () => {
       { id: 'staff_b', hours },
       { id: 'staff_c', hours },
     ];
-    const blocks = [
-      { staffId: 'staff_a', bookingId: 'bk_1', start: at('2026-06-02T12:00:00Z'), end: at('2026-06-02T14:30:00Z') },
-      { staffId: 'staff_a', bookingId: 'bk_2', start: at('2026-06-02T20:00:00Z'), end: at('2026-06-02T22:30:00Z') },
-      { staffId: 'staff_b', bookingId: 'bk_3', start: at('2026-06-02T16:00:00Z'), end: at('2026-06-02T18:30:00Z') },
-    ];
-    const base = { date: '2026-06-02', zone, staff, blocks, durationMinutes: 120 };
+    const booked = {
+      staff_a: [
+        at('2026-06-02T12:00:00Z'),
+        at('2026-06-02T14:30:00Z'),
+        at('2026-06-02T20:00:00Z'),
+        at('2026-06-02T22:30:00Z'),
+      ],
+      staff_b: [at('2026-06-02T16:00:00Z'), at('2026-06-02T18:30:00Z')],
+    };
+    const base = { date: '2026-06-02', zone, staff, booked, durationMinutes: 120 };
     expect(freeStaffForSlot({ ...base, startsAt: new Date('2026-06-02T14:30:00Z') })).toEqual(['staff_c', 'staff_a']);
     expect(freeStaffForSlot({ ...base, startsAt: new Date('2026-06-02T12:00:00Z') })).toEqual(['staff_c', 'staff_b']);
     expect(freeStaffForSlot({ ...base, startsAt: new Date('2026-06-02T11:00:00Z') })).toEqual([]); // 07:00 local

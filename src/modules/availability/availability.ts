@@ -33,13 +33,12 @@ export interface StaffSchedule {
   hours: WeeklyHours;
 }
 
-/** Booked time of one crew member, [start, end) in epoch ms, travel buffer included. */
-export interface TimeBlock {
-  staffId: string;
-  bookingId: string | null;
-  start: number;
-  end: number;
-}
+/**
+ * Each crew member's booked time around the day (bookings with their travel buffer, time off),
+ * by staff id: [start, end, start, end, …] in epoch ms, each pair [start, end). Flat numbers
+ * rather than an object per block: a busy day is hundreds of blocks, read on every request.
+ */
+export type BookedTime = Readonly<Record<string, readonly number[]>>;
 
 export interface Slot {
   start: string;
@@ -63,10 +62,8 @@ export interface SchedulingInput {
   /** The crew serving the zone and the industry. */
   staff: StaffSchedule[];
   /** Their booked time around that day. */
-  blocks: TimeBlock[];
+  booked: BookedTime;
   durationMinutes: number;
-  /** Blocks of this booking do not count (a booking being rescheduled frees its own time). */
-  ignoreBookingId?: string;
 }
 
 interface Window {
@@ -91,30 +88,26 @@ function dayWindow(hours: WeeklyHours, clock: DayClock, known?: Map<string, Wind
 interface Crew {
   id: string;
   window: Window;
-  blocks: TimeBlock[];
+  booked: readonly number[];
 }
 
+const NOTHING_BOOKED: readonly number[] = [];
+
 function crewOnDuty(input: SchedulingInput, clock: DayClock): Crew[] {
-  const blocksByStaff = new Map<string, TimeBlock[]>();
-  for (const block of input.blocks) {
-    if (input.ignoreBookingId !== undefined && block.bookingId === input.ignoreBookingId) continue;
-    const list = blocksByStaff.get(block.staffId);
-    if (list) list.push(block);
-    else blocksByStaff.set(block.staffId, [block]);
-  }
   const crew: Crew[] = [];
   const windows = new Map<string, Window | null>();
   for (const member of input.staff) {
     const window = dayWindow(member.hours, clock, windows);
-    if (window) crew.push({ id: member.id, window, blocks: blocksByStaff.get(member.id) ?? [] });
+    if (window) crew.push({ id: member.id, window, booked: input.booked[member.id] ?? NOTHING_BOOKED });
   }
   return crew;
 }
 
 function isFree(member: Crew, start: number, jobEnd: number, busyUntil: number): boolean {
   if (start < member.window.open || jobEnd > member.window.close) return false;
-  for (const block of member.blocks) {
-    if (block.start < busyUntil && start < block.end) return false;
+  const booked = member.booked;
+  for (let i = 0; i < booked.length; i += 2) {
+    if ((booked[i] as number) < busyUntil && start < (booked[i + 1] as number)) return false;
   }
   return true;
 }
@@ -194,7 +187,7 @@ export function freeStaffForSlot(input: SchedulingInput & { startsAt: Date }): s
   const crew = crewOnDuty(input, dayClock(input.date, input.zone.timezone));
   return freeCrew(crew, input.startsAt.getTime(), input)
     .map((member, index) => ({ member, index }))
-    .sort((a, b) => a.member.blocks.length - b.member.blocks.length || a.index - b.index)
+    .sort((a, b) => a.member.booked.length - b.member.booked.length || a.index - b.index)
     .map(({ member }) => member.id);
 }
 

@@ -1,6 +1,7 @@
 export {
   type Availability,
   availableSlots,
+  type BookedTime,
   type DayHours,
   findOfferedSlot,
   freeStaffForSlot,
@@ -8,7 +9,6 @@ export {
   type Slot,
   type StaffSchedule,
   slotRefusal,
-  type TimeBlock,
   takenMessage,
   type WeeklyHours,
   type ZoneSchedule,

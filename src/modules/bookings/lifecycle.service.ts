@@ -185,7 +185,7 @@ async function bookNextOccurrence(deps: Deps, tenant: Tenant, row: repository.Bo
     date,
     zone,
     staff: context.staff,
-    blocks: context.blocks,
+    booked: context.booked,
     durationMinutes: pricing.estimated_duration,
   };
   const wanted = minutesOfDay(localTime(previous, timezone));

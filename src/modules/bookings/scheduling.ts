@@ -155,7 +155,7 @@ function offerIn(context: SchedulingContext, input: Parameters<typeof offerCrew>
     date: context.date,
     zone: context.zone,
     staff: context.staff,
-    blocks: [],
+    booked: {},
     durationMinutes: input.durationMinutes,
   };
   const slot = findOfferedSlot({ ...scheduling, now: input.now, startsAt: input.startsAt });

@@ -36,7 +36,7 @@ export async function atCatalogVersion<T extends object>(
 
 /**
  * loadSchedulingRows, with the zone and crew from the cache and their time read live; none read
- * with `crewTime: false` (`blocks` empty), for a caller whose hold weighs it.
+ * with `crewTime: false` (`booked` empty), for a caller whose hold weighs it.
  */
 export async function schedulingRows(
   deps: Deps,
@@ -55,13 +55,13 @@ export async function schedulingRows(
             date: input.date,
             at: input.at,
           })
-        : { version: await repository.findCatalogVersion(deps.db, tenant), date: localDay(input, zone), blocks: [] };
+        : { version: await repository.findCatalogVersion(deps.db, tenant), date: localDay(input, zone), booked: {} };
     if (live.version === cached.version) return { ...cached.value, ...live };
   }
   const rows = await repository.loadSchedulingRows(deps.db, tenant, input);
   const { industry, zone, staff } = rows;
   deps.catalogCache.set(tenant, key, { version: rows.version, value: { industry, zone, staff } });
-  return input.crewTime === false ? { ...rows, blocks: [] } : rows;
+  return input.crewTime === false ? { ...rows, booked: {} } : rows;
 }
 
 /** The zone's local date asked for (`date`, or the one at `at`), as loadSchedulingRows works it out. */
@@ -99,7 +99,7 @@ export function readLiveCatalog(deps: Deps, tenant: Tenant, couponCode: string |
  * pricingRows and schedulingRows for a new booking at `at`, given what was read live (sent with
  * the customer's lock): with both cached at that version no statement is needed. The crew's
  * booked time is not read: the booking's hold weighs it in the statement that writes the booking
- * (`blocks` is empty).
+ * (`booked` is empty).
  */
 export async function bookingRows(
   deps: Deps,
@@ -115,7 +115,7 @@ export async function bookingRows(
       pricing?.version === version ? { ...pricing.value, version, coupon } : await pricingRows(deps, tenant, input),
     scheduling:
       scheduling?.version === version
-        ? { ...scheduling.value, version, date: localDay(input, zone ?? null), blocks: [] }
+        ? { ...scheduling.value, version, date: localDay(input, zone ?? null), booked: {} }
         : await schedulingRows(deps, tenant, { ...input, crewTime: false }),
   };
 }

@@ -55,7 +55,7 @@ export interface SchedulingContext {
   date: string | null;
   zone: ZoneSchedule | null;
   staff: SchedulingInput['staff'];
-  blocks: SchedulingInput['blocks'];
+  booked: SchedulingInput['booked'];
 }
 
 /**
@@ -72,7 +72,7 @@ export async function loadSchedulingContext(
     date?: string;
     at?: Date;
     industryParam?: string;
-    /** false: no crew time (`blocks` empty), for a caller whose hold weighs it. */
+    /** false: no crew time (`booked` empty), for a caller whose hold weighs it. */
     crewTime?: boolean;
   },
 ): Promise<SchedulingContext> {
@@ -102,12 +102,7 @@ function schedulingContext(
       leadTimeMinutes: zone.lead_time_minutes,
     },
     staff: rows.staff,
-    blocks: rows.blocks.map(([staffId, bookingId, start, end]) => ({
-      staffId,
-      bookingId,
-      start: Number(start),
-      end: Number(end),
-    })),
+    booked: rows.booked,
   };
 }
 
@@ -126,7 +121,7 @@ export async function getAvailability(deps: Deps, tenant: Tenant, query: Availab
     durationMinutes: query.duration,
     zone: context.zone,
     staff: context.staff,
-    blocks: context.blocks,
+    booked: context.booked,
   });
 }
 
