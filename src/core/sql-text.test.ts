@@ -1,8 +1,8 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql as drizzleSql, type SQL } from 'drizzle-orm';
 import { PgDialect, pgTable, text } from 'drizzle-orm/pg-core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { textArray } from './db.ts';
+import { sql as appSql, textArray } from './db.ts';
 import { statementText } from './sql-text.ts';
 
 const dialect = new PgDialect();
@@ -26,20 +26,40 @@ const value = fc.oneof(
   fc.constant(null),
   fc.date({ noInvalidDate: true }),
 );
-const statement: fc.Arbitrary<SQL> = fc.letrec<{ statement: SQL }>((tie) => ({
-  statement: fc.oneof(
-    { depthSize: 'small' },
-    fc.string().map((text) => sql.raw(text)),
-    value.map((v) => sql`x = ${v}`),
-    fc.string().map((name) => sql`select ${sql.identifier(name)}`),
-    fc.array(fc.string()).map((values) => sql`y = any(${textArray(values)})`),
-    fc.constant(sql`z is ${undefined} null`),
-    fc.array(tie('statement'), { maxLength: 4 }).map((parts) => sql.join(parts, sql` and `)),
-    fc.tuple(tie('statement'), value, tie('statement')).map(([a, v, b]) => sql`(${a}) or ${v} <> (${b})`),
-  ),
-})).statement;
+/** Built with drizzle's `sql` or with the app's cheaper one (core/db.ts). */
+const statementOf = (sql: typeof drizzleSql): fc.Arbitrary<SQL> =>
+  fc.letrec<{ statement: SQL }>((tie) => ({
+    statement: fc.oneof(
+      { depthSize: 'small' },
+      fc.string().map((text) => sql.raw(text)),
+      value.map((v) => sql`x = ${v}`),
+      fc.string().map((name) => sql`select ${sql.identifier(name)}`),
+      fc.array(fc.string()).map((values) => sql`y = any(${textArray(values)})`),
+      fc.constant(sql`z is ${undefined} null`),
+      fc.array(tie('statement'), { maxLength: 4 }).map((parts) => sql.join(parts, sql` and `)),
+      fc.tuple(tie('statement'), value, tie('statement')).map(([a, v, b]) => sql`(${a}) or ${v} <> (${b})`),
+      fc.constant(sql``),
+    ),
+  })).statement;
+const statement = statementOf(drizzleSql);
+const sql = drizzleSql;
 
 describe('statement text', () => {
+  it('of the app’s `sql` tag is what drizzle writes for the same statement, by its walk or ours', () => {
+    fc.assert(
+      fc.property(statementOf(appSql), (built) => {
+        expect(statementText(built, noFallback)).toEqual(drizzleText(built));
+      }),
+      { numRuns: 500 },
+    );
+    const build = (tag: typeof drizzleSql, id: string) => {
+      const tenant = tag`account_id = ${'acct_1'} and environment = ${'test'}`;
+      return tag`select ${tag.identifier('b')}.id from bookings b where ${tenant} and b.id = ${id}${tag``} ${tag.raw('limit 1')}`;
+    };
+    for (const id of ['bk_1', 'bk_2'])
+      expect(drizzleText(build(appSql, id))).toEqual(drizzleText(build(drizzleSql, id)));
+  });
+
   it('is what drizzle writes for any statement of the kinds this app builds', () => {
     fc.assert(
       fc.property(statement, (built) => {
