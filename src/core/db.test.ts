@@ -1,6 +1,7 @@
 // Which failures mean "the database is unreachable right now" (a 503 and a retry), checked on
 // real driver errors where a test can cause them, and on the codes PostgreSQL documents.
 import net from 'node:net';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../test/helpers/database.ts';
 import {
@@ -14,6 +15,7 @@ import {
   type SQL,
   type Sql,
   sql,
+  textArray,
   transaction,
   unavailableReason,
 } from './db.ts';
@@ -165,6 +167,28 @@ describe('allInOrder', () => {
         await allInOrder([slow, query(tx, sql`select 1 / 0 as never`)]);
       }).catch((error: unknown) => error);
       expect(String((failure as Error).cause ?? failure)).toMatch(/division by zero/);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe('textArray', () => {
+  it('reaches the database as the very strings given: quotes, backslashes, commas, braces, NULL-like words', async () => {
+    const database = await openTestDatabase();
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.oneof(fc.string(), fc.constantFrom('"', '\\', '\\"', ',', '{}', 'NULL', ' a ', '', 'é李')), {
+            maxLength: 6,
+          }),
+          async (values) => {
+            const [row] = await query<{ values: string[] }>(database.sql, sql`select ${textArray(values)} as values`);
+            expect(row?.values).toEqual(values);
+          },
+        ),
+        { numRuns: 200 },
+      );
     } finally {
       await database.close();
     }

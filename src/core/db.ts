@@ -850,5 +850,17 @@ export async function retryWhileUnavailable<T>(work: () => Promise<T>, forMs: nu
 
 /** A text[] parameter (drizzle would otherwise spread an array into a list of parameters). */
 export function textArray(values: readonly string[]): SQL {
-  return sql`${sql.param(values)}::text[]`;
+  return sql`${arrayLiteral(values)}::text[]`;
+}
+
+/**
+ * PostgreSQL's text of a text array, written once: pg's own (`arrayString`) appends and escapes
+ * element by element, a string per step, for every array parameter of every statement. Every
+ * element is quoted; only `"` and `\` need escaping inside the quotes.
+ */
+function arrayLiteral(values: readonly string[]): string {
+  if (values.length === 0) return '{}';
+  const plain = values.every((value) => !/["\\]/.test(value));
+  const elements = plain ? values : values.map((value) => value.replace(/["\\]/g, '\\$&'));
+  return `{"${elements.join('","')}"}`;
 }

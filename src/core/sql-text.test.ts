@@ -76,7 +76,7 @@ describe('statement text', () => {
     expect(statementText(built, noFallback)).toEqual({
       sql: `select * from "bookings" b where account_id = $1 and environment = $2
       and b.id = any($3::text[]) and b.created_at > $4 limit 10`,
-      params: ['acct_1', 'test', ['bk_1', 'bk_2'], new Date(0)],
+      params: ['acct_1', 'test', '{"bk_1","bk_2"}', new Date(0)],
     });
   });
 

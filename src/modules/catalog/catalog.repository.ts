@@ -388,14 +388,15 @@ const heldRange = (hold: { start: Date; end: Date }) =>
 export function crewHold(tenant: Tenant, hold: CrewHold): SQL {
   const day = sql`tstzrange((${hold.date}::date::timestamp) at time zone ${hold.timezone}::text,
                             ((${hold.date}::date + 2)::timestamp) at time zone ${hold.timezone}::text)`;
+  const candidates = textArray(hold.candidates);
   // one pass over the candidates' blocks around the day: how busy each is, and whether taken then
   return sql`insert into staff_time_blocks (account_id, environment, staff_id, booking_id, during)
         select ${tenant.accountId}, ${tenant.environment}, picked.id, ${hold.bookingId}, ${heldRange(hold)}
-        from (select c.id from unnest(${textArray(hold.candidates)}) with ordinality as c(id, n)
+        from (select c.id from unnest(${candidates}) with ordinality as c(id, n)
               left join (select b.staff_id, count(*) filter (where b.during && ${day}) as busy,
                                 bool_or(b.during && ${heldRange(hold)}) as taken
                          from staff_time_blocks b
-                         where ${tenantIs(tenant, 'b')} and b.staff_id = any(${textArray(hold.candidates)})
+                         where ${tenantIs(tenant, 'b')} and b.staff_id = any(${candidates})
                            and b.during && range_merge(${day}, ${heldRange(hold)})
                          group by b.staff_id) crew_time on crew_time.staff_id = c.id
               where crew_time.taken is not true
