@@ -173,6 +173,40 @@ describe('allInOrder', () => {
   });
 });
 
+describe('statements sent together', () => {
+  it('leave in one write to the server (a system call and a wake-up of its process each)', async () => {
+    const database = await openTestDatabase();
+    // counts the writes of every socket of this process: only this test's connection is busy
+    const socket = net.Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+    const originals = { _write: socket._write, _writev: socket._writev };
+    let writes = 0;
+    for (const method of ['_write', '_writev'] as const) {
+      socket[method] = function (this: unknown, ...args: unknown[]) {
+        writes += 1;
+        return originals[method].apply(this, args);
+      };
+    }
+    try {
+      const counted = await transaction(database.sql, async (tx) => {
+        const before = writes;
+        // BEGIN is held back for the first statement; the three leave with it
+        const rows = await allInOrder([
+          query<{ n: number }>(tx, sql`select 1 as n`),
+          query<{ n: number }>(tx, sql`select 2 as n`),
+          query<{ n: number }>(tx, sql`select 3 as n`),
+        ]);
+        return { rows: rows.map(([row]) => row?.n), writes: writes - before };
+      });
+      expect(counted.rows).toEqual([1, 2, 3]);
+      // PGlite runs in this process: nothing is written to a socket
+      expect(counted.writes).toBe(database.kind === 'postgres' ? 1 : 0);
+    } finally {
+      Object.assign(socket, originals);
+      await database.close();
+    }
+  });
+});
+
 describe('textArray', () => {
   it('reaches the database as the very strings given: quotes, backslashes, commas, braces, NULL-like words', async () => {
     const database = await openTestDatabase();

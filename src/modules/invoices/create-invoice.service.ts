@@ -11,7 +11,7 @@ import { processorFor } from '../../core/payments.ts';
 import type { Tenant } from '../../core/tenant.ts';
 import { businessProfile } from '../catalog/index.ts';
 import { customerBalancesWrite } from '../customers/index.ts';
-import { type CardOnFile, cardToCharge, chargeCard, requireProcessor } from '../payments/index.ts';
+import { type CardOnFile, cardToCharge, chargeToRecord, requireProcessor } from '../payments/index.ts';
 import { queueInvoiceEmail } from './invoice-email.ts';
 import * as repository from './invoices.repository.ts';
 import type { InvoiceView, NewInvoiceBody } from './invoices.schemas.ts';
@@ -41,7 +41,7 @@ interface InvoiceSpec {
   metadata: Metadata;
   /** required: the default card must be charged (400 without one); if_card_on_file: when there is one. */
   charge: 'none' | 'required' | 'if_card_on_file';
-  /** Nothing follows in the caller's transaction: COMMIT may go out right behind the number. */
+  /** Nothing follows in the caller's transaction: COMMIT may go out right behind the invoice's statement. */
   endsTransaction?: boolean;
 }
 
@@ -59,16 +59,17 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
   const now = deps.clock.now();
   const at = now.toISOString();
   const charging = spec.charge !== 'none' && !spec.draft && spec.total > 0;
-  // Three independent reads sent together, one round trip on a pipelining connection. They run
-  // in this order, so the customer is still locked first when money may move (the charge updates
-  // the customer's stats: lock order).
+  // Three reads sent together, one round trip on a pipelining connection. They run in this
+  // order, so the customer is locked first; the invoice number is the last lock taken.
   const [partyRow, business, cardOnFile] = await allInOrder([
-    repository.findInvoiceParty(deps.db, tenant, spec.customerId, { lock: charging }),
+    repository.findInvoiceParty(deps.db, tenant, spec.customerId, { lock: charging ? 'money' : 'reference' }),
     businessProfile(deps, tenant),
     charging ? defaultCard(deps, tenant, spec.customerId) : Promise.resolve(undefined),
   ]);
   const party = found(partyRow, 'customer', spec.customerId, 'customer_id');
   const card = charging ? requireCard(deps, tenant, spec, cardOnFile) : undefined;
+  // Nothing follows in the caller's transaction: COMMIT goes out right behind the last statement.
+  const last = spec.endsTransaction === true && !spec.sendEmail;
 
   const draft: repository.InvoiceRow = {
     id: newId('invoice'),
@@ -101,16 +102,16 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
     created_at: at,
     updated_at: at,
   };
-  // Inserted as a draft and issued below, once the charge (whose payment refers to it) is made.
-  await repository.insertDraftInvoice(deps.db, tenant, draft, now);
   if (spec.draft) {
     const invoice = invoiceView(draft, [], [], now);
-    await deps.events.publish(deps.db, tenant, 'invoice.created', invoice, now);
+    const insert = repository.draftInvoiceInsert(tenant, draft, now);
+    await deps.events.publish(deps.db, tenant, 'invoice.created', invoice, now, { with: insert, last });
     return { invoice, declined: null };
   }
 
-  const payment = card
-    ? await chargeCard(deps, tenant, {
+  // The card is charged before anything is stored; the payment is stored with the invoice.
+  const charge = card
+    ? await chargeToRecord(deps, tenant, {
         card,
         invoiceId: draft.id,
         customerId: draft.customer_id,
@@ -119,6 +120,7 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
         now,
       })
     : undefined;
+  const payment = charge?.payment;
   const paid = payment?.status === 'succeeded';
   const declined = payment?.failure ?? null;
 
@@ -132,21 +134,10 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
   const outcome: repository.InvoiceRow = paid
     ? { ...unnumbered, status: 'paid', amount_paid: draft.total, paid_at: at, payment_method: payment.payment_method }
     : { ...unnumbered, last_payment_error: declined && { ...declined, at } };
-  // The number is the last lock taken (see numberInvoice): it is taken by the statement that
-  // stores the events, which show it, so that only COMMIT comes after it.
-  const numbering = repository.invoiceNumbering(
-    tenant,
-    draft.id,
-    {
-      status: outcome.status,
-      amount_paid: outcome.amount_paid,
-      issued_at: now,
-      paid_at: outcome.paid_at === null ? undefined : now,
-      payment_method: outcome.payment_method ?? undefined,
-      last_payment_error: outcome.last_payment_error ?? undefined,
-    },
-    now,
-  );
+  // One statement stores the invoice, issued and numbered, its payment and every event, which
+  // show the number. The number is the last lock taken (see numberInvoice), so only COMMIT
+  // comes after it.
+  const numbering = repository.issuedInvoiceInsert(tenant, outcome, now);
   // invoice.created shows the invoice as issued, before any charge; then what the charge did.
   const placeholder = `number-${randomBase62(24)}`;
   const issued = invoiceView({ ...unnumbered, number: placeholder }, [], [], now);
@@ -155,21 +146,23 @@ async function issueInvoice(deps: Deps, tenant: Tenant, spec: InvoiceSpec): Prom
     deps.db,
     tenant,
     [
+      ...(charge ? [charge.event] : []),
       { type: 'invoice.created', object: issued },
       ...(outcome.status === 'paid' ? [{ type: 'invoice.paid' as const, object: outcomeView(placeholder) }] : []),
     ],
     now,
     {
-      // a paid invoice's money goes into the customer's stats in the same statement
-      with: paid
-        ? [
-            ...numbering.parts,
-            { name: 'spent', statement: customerBalancesWrite(tenant, draft.customer_id, { spent: draft.total }) },
-          ]
-        : numbering.parts,
+      with: [
+        ...(charge ? [charge.insert] : []),
+        ...numbering.parts,
+        // a paid invoice's money goes into the customer's stats in the same statement
+        ...(paid
+          ? [{ name: 'spent', statement: customerBalancesWrite(tenant, draft.customer_id, { spent: draft.total }) }]
+          : []),
+      ],
       fill: { placeholder, value: numbering.number },
       // the number's lock is then held only while that statement runs and commits
-      last: spec.endsTransaction === true && !spec.sendEmail,
+      last,
     },
   );
   if (filled === null) throw new Error('invoice number not taken');

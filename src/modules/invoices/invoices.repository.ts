@@ -59,14 +59,23 @@ export interface InvoiceParty {
   email: string;
 }
 
-/** The customer an invoice bills; optionally locked. */
+/**
+ * The customer an invoice bills. A new invoice locks it (`lock`) before its number, the last
+ * lock it takes: against changes while money moves (`money`: the charge updates the customer's
+ * stats), otherwise as the invoice's foreign key would (`reference`).
+ */
 export function findInvoiceParty(
   db: Sql,
   tenant: Tenant,
   customerId: string,
-  options: { lock?: boolean } = {},
+  options: { lock?: 'money' | 'reference' } = {},
 ): Promise<InvoiceParty | undefined> {
-  const lock = options.lock ? sql` for no key update of c` : sql``;
+  const lock =
+    options.lock === 'money'
+      ? sql` for no key update of c`
+      : options.lock === 'reference'
+        ? sql` for key share of c`
+        : sql``;
   return queryOne<InvoiceParty>(
     db,
     sql`select c.first_name, c.last_name, c.email from customers c
@@ -119,13 +128,7 @@ export function invoiceNumbering(
 ): { parts: StatementPart[]; number: SQL } {
   return {
     parts: [
-      {
-        name: 'counter',
-        statement: sql`insert into invoice_counters (account_id, environment, last_number)
-          values (${tenant.accountId}, ${tenant.environment}, 1)
-          on conflict (account_id, environment) do update set last_number = invoice_counters.last_number + 1
-          returning 'INV-' || lpad(last_number::text, greatest(6, length(last_number::text)), '0') as number`,
-      },
+      nextNumber(tenant),
       {
         name: 'numbered',
         statement: sql`update invoices set number = (select number from counter),
@@ -135,6 +138,51 @@ export function invoiceNumbering(
       },
     ],
     number: sql`(select number from numbered)`,
+  };
+}
+
+/**
+ * A new invoice stored as issued, numbered by the same statement: `invoiceNumbering` for an
+ * invoice that was never a draft row, so that it is written once, by the statement that stores
+ * its events (and its payment, which refers to it: foreign keys are checked at the statement's end).
+ */
+export function issuedInvoiceInsert(
+  tenant: Tenant,
+  invoice: IssuedInvoice,
+  now: Date,
+): { parts: StatementPart[]; number: SQL } {
+  const json = (value: unknown) => (value === null ? sql`null` : sql`${JSON.stringify(value)}::jsonb`);
+  return {
+    parts: [
+      nextNumber(tenant),
+      {
+        name: 'numbered',
+        statement: sql`insert into invoices (id, account_id, environment, number, status, customer_id, booking_id,
+            currency, line_items, subtotal, discount, discount_description, tax_rate, tax, total, amount_paid,
+            due_date, send_email, issued_at, paid_at, payment_method, last_payment_error, metadata, created_at,
+            updated_at)
+          select ${invoice.id}, ${tenant.accountId}, ${tenant.environment}, number, ${invoice.status},
+            ${invoice.customer_id}, ${invoice.booking_id}, ${invoice.currency}, ${json(invoice.line_items)},
+            ${invoice.subtotal}, ${invoice.discount}, ${invoice.discount_description}, ${invoice.tax_rate},
+            ${invoice.tax}, ${invoice.total}, ${invoice.amount_paid}, ${invoice.due_date}::date, ${invoice.send_email},
+            ${now}, ${invoice.paid_at === null ? null : now}, ${json(invoice.payment_method)},
+            ${json(invoice.last_payment_error)}, ${json(invoice.metadata)}, ${now}, ${now}
+          from counter
+          returning number`,
+      },
+    ],
+    number: sql`(select number from numbered)`,
+  };
+}
+
+/** The environment's next invoice number, as the part `counter` (its row stays locked until the end). */
+function nextNumber(tenant: Tenant): StatementPart {
+  return {
+    name: 'counter',
+    statement: sql`insert into invoice_counters (account_id, environment, last_number)
+      values (${tenant.accountId}, ${tenant.environment}, 1)
+      on conflict (account_id, environment) do update set last_number = invoice_counters.last_number + 1
+      returning 'INV-' || lpad(last_number::text, greatest(6, length(last_number::text)), '0') as number`,
   };
 }
 
@@ -166,18 +214,20 @@ export type NewInvoice = Pick<
   | 'metadata'
 >;
 
-export async function insertDraftInvoice(db: Sql, tenant: Tenant, invoice: NewInvoice, now: Date): Promise<void> {
-  await query(
-    db,
-    sql`insert into invoices (id, account_id, environment, status, customer_id, booking_id, currency, line_items,
+/** What an issued invoice stores beyond a draft's columns (the number is the statement's). */
+export type IssuedInvoice = NewInvoice &
+  Pick<InvoiceRow, 'status' | 'amount_paid' | 'paid_at' | 'payment_method' | 'last_payment_error'>;
+
+/** The statement that stores a draft (no number, not issued); published with its event. */
+export function draftInvoiceInsert(tenant: Tenant, invoice: NewInvoice, now: Date): SQL {
+  return sql`insert into invoices (id, account_id, environment, status, customer_id, booking_id, currency, line_items,
                               subtotal, discount, discount_description, tax_rate, tax, total, due_date, send_email,
                               metadata, created_at, updated_at)
         values (${invoice.id}, ${tenant.accountId}, ${tenant.environment}, 'draft', ${invoice.customer_id},
                 ${invoice.booking_id}, ${invoice.currency}, ${JSON.stringify(invoice.line_items)}::jsonb,
                 ${invoice.subtotal}, ${invoice.discount}, ${invoice.discount_description}, ${invoice.tax_rate},
                 ${invoice.tax}, ${invoice.total}, ${invoice.due_date}, ${invoice.send_email},
-                ${JSON.stringify(invoice.metadata)}::jsonb, ${now}, ${now})`,
-  );
+                ${JSON.stringify(invoice.metadata)}::jsonb, ${now}, ${now})`;
 }
 
 export function findInvoice(db: Sql, tenant: Tenant, id: string, options: Locking = {}) {

@@ -8,8 +8,10 @@ export {
 } from './payments.schemas.ts';
 export {
   type CardOnFile,
+  type ChargeToRecord,
   cardToCharge,
   chargeCard,
+  chargeToRecord,
   invoicePayments,
   type PaymentAttempt,
   recordOfflinePayment,

@@ -4,6 +4,7 @@
 import { isoTimestamp } from '../../core/db.ts';
 import { type Deps, inTransaction } from '../../core/deps.ts';
 import { AppError, found, invalidParameter } from '../../core/errors.ts';
+import type { StatementPart } from '../../core/events.ts';
 import { newId } from '../../core/ids.ts';
 import { pageOf, pageRequest, parseIds } from '../../core/paging.ts';
 import { type PaymentProcessor, processorFor } from '../../core/payments.ts';
@@ -225,13 +226,32 @@ export async function chargeCard(
   tenant: Tenant,
   charge: PaymentAttempt & { card: CardOnFile },
 ): Promise<PaymentView> {
+  return record(deps, tenant, await chargeToRecord(deps, tenant, charge), charge.now);
+}
+
+/**
+ * A charge made and not yet stored: the caller runs `insert` in its own statement and publishes
+ * `event` with it, in its transaction (an invoice charged as it is created stores itself, its
+ * payment and all their events in one statement). Never throws for a decline.
+ */
+export interface ChargeToRecord {
+  payment: PaymentView;
+  insert: StatementPart;
+  event: { type: 'payment.succeeded' | 'payment.failed'; object: PaymentView };
+}
+
+export async function chargeToRecord(
+  deps: Deps,
+  tenant: Tenant,
+  charge: PaymentAttempt & { card: CardOnFile },
+): Promise<ChargeToRecord> {
   const { card } = charge;
   const result = await requireProcessor(deps, tenant).charge({
     token: card.processor_token,
     amount: charge.amount,
     currency: charge.currency,
   });
-  return recordPayment(deps, tenant, charge, {
+  return paymentToRecord(tenant, charge, {
     method: 'card',
     payment_method_id: card.id,
     brand: card.brand,
@@ -249,7 +269,7 @@ export function recordOfflinePayment(
   tenant: Tenant,
   payment: PaymentAttempt & { method: 'cash' | 'check' },
 ): Promise<PaymentView> {
-  return recordPayment(deps, tenant, payment, {
+  const offline = paymentToRecord(tenant, payment, {
     method: payment.method,
     payment_method_id: null,
     brand: null,
@@ -259,15 +279,20 @@ export function recordOfflinePayment(
     failure_message: null,
     processor_reference: null,
   });
+  return record(deps, tenant, offline, payment.now);
 }
 
-/** Stores a payment and publishes what became of it. */
-async function recordPayment(
-  deps: Deps,
+/** Stores a payment and publishes what became of it, in one round trip. */
+async function record(deps: Deps, tenant: Tenant, payment: ChargeToRecord, now: Date): Promise<PaymentView> {
+  await deps.events.publish(deps.db, tenant, payment.event.type, payment.payment, now, { with: [payment.insert] });
+  return payment.payment;
+}
+
+function paymentToRecord(
   tenant: Tenant,
   attempt: PaymentAttempt,
   how: Omit<repository.PaymentRow, 'id' | 'invoice_id' | 'customer_id' | 'amount' | 'amount_refunded' | 'created_at'>,
-): Promise<PaymentView> {
+): ChargeToRecord {
   const row: repository.PaymentRow = {
     id: newId('payment'),
     invoice_id: attempt.invoiceId,
@@ -277,11 +302,12 @@ async function recordPayment(
     amount_refunded: 0,
     created_at: attempt.now.toISOString(),
   };
-  const view = paymentView(row);
-  const type = row.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed';
-  // the payment and its event in one round trip
-  await deps.events.publish(deps.db, tenant, type, view, attempt.now, { with: repository.paymentInsert(tenant, row) });
-  return view;
+  const payment = paymentView(row);
+  return {
+    payment,
+    insert: { name: 'payment', statement: repository.paymentInsert(tenant, row) },
+    event: { type: row.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed', object: payment },
+  };
 }
 
 /**
