@@ -597,7 +597,8 @@ const corkedForTheTurn = new WeakSet<object>();
 /**
  * Statements a transaction sends in one turn of the event loop (allInOrder's) leave in one
  * write: pg writes each statement as it is queued, and every write is a system call that wakes
- * the server's process (a sixth of the server's time on a booking or an invoice was `writev`).
+ * the server's process (`writev` was a third of the server's busy time on a booking or an invoice
+ * on a 2-core VM; docs/performance.md).
  * The socket is corked until the turn's microtasks have run.
  */
 function sendWithTheTurn(client: pg.Pool | pg.ClientBase): void {

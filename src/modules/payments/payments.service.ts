@@ -240,6 +240,7 @@ export interface ChargeToRecord {
   event: { type: 'payment.succeeded' | 'payment.failed'; object: PaymentView };
 }
 
+/** Charges the card; the attempt, succeeded or failed, is the caller's to store (ChargeToRecord). */
 export async function chargeToRecord(
   deps: Deps,
   tenant: Tenant,
