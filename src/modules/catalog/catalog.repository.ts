@@ -393,14 +393,17 @@ export function crewHold(tenant: Tenant, hold: CrewHold): SQL {
                                     ((${hold.date}::date + 2)::timestamp) at time zone ${hold.timezone}::text))`;
   const held = sql`(select ${heldRange(hold)})`;
   const candidates = textArray(hold.candidates);
-  // one pass over the candidates' blocks around the day: how busy each is, and whether taken then
+  // One pass over the blocks around the day, the candidates' kept: how busy each is, and whether
+  // taken then. `is true` keeps the candidates out of the index condition (same rows): written
+  // plainly, after an ANALYZE of a busy calendar PostgreSQL chose to probe the (staff_id, during)
+  // index once per candidate, 1.2-1.5 ms for 41, against 0.6-0.9 ms for one scan of the window.
   return sql`insert into staff_time_blocks (account_id, environment, staff_id, booking_id, during)
         select ${tenant.accountId}, ${tenant.environment}, picked.id, ${hold.bookingId}, ${heldRange(hold)}
         from (select c.id from unnest(${candidates}) with ordinality as c(id, n)
               left join (select b.staff_id, count(*) filter (where b.during && ${day}) as busy,
                                 bool_or(b.during && ${held}) as taken
                          from staff_time_blocks b
-                         where ${tenantIs(tenant, 'b')} and b.staff_id = any(${candidates})
+                         where ${tenantIs(tenant, 'b')} and (b.staff_id = any(${candidates})) is true
                            and b.during && range_merge(${day}, ${held})
                          group by b.staff_id) crew_time on crew_time.staff_id = c.id
               where crew_time.taken is not true
