@@ -59,6 +59,8 @@ export interface InvoiceParty {
   email: string;
 }
 
+const PARTY_LOCKS = { money: sql` for no key update of c`, reference: sql` for key share of c` };
+
 /**
  * The customer an invoice bills. A new invoice locks it (`lock`) before its number, the last
  * lock it takes: against changes while money moves (`money`: the charge updates the customer's
@@ -70,12 +72,7 @@ export function findInvoiceParty(
   customerId: string,
   options: { lock?: 'money' | 'reference' } = {},
 ): Promise<InvoiceParty | undefined> {
-  const lock =
-    options.lock === 'money'
-      ? sql` for no key update of c`
-      : options.lock === 'reference'
-        ? sql` for key share of c`
-        : sql``;
+  const lock = options.lock === undefined ? sql`` : PARTY_LOCKS[options.lock];
   return queryOne<InvoiceParty>(
     db,
     sql`select c.first_name, c.last_name, c.email from customers c
@@ -148,31 +145,45 @@ export function invoiceNumbering(
  */
 export function issuedInvoiceInsert(
   tenant: Tenant,
-  invoice: IssuedInvoice,
+  invoice: NewInvoice,
   now: Date,
 ): { parts: StatementPart[]; number: SQL } {
-  const json = (value: unknown) => (value === null ? sql`null` : sql`${JSON.stringify(value)}::jsonb`);
   return {
     parts: [
       nextNumber(tenant),
       {
         name: 'numbered',
-        statement: sql`insert into invoices (id, account_id, environment, number, status, customer_id, booking_id,
-            currency, line_items, subtotal, discount, discount_description, tax_rate, tax, total, amount_paid,
-            due_date, send_email, issued_at, paid_at, payment_method, last_payment_error, metadata, created_at,
-            updated_at)
-          select ${invoice.id}, ${tenant.accountId}, ${tenant.environment}, number, ${invoice.status},
-            ${invoice.customer_id}, ${invoice.booking_id}, ${invoice.currency}, ${json(invoice.line_items)},
-            ${invoice.subtotal}, ${invoice.discount}, ${invoice.discount_description}, ${invoice.tax_rate},
-            ${invoice.tax}, ${invoice.total}, ${invoice.amount_paid}, ${invoice.due_date}::date, ${invoice.send_email},
-            ${now}, ${invoice.paid_at === null ? null : now}, ${json(invoice.payment_method)},
-            ${json(invoice.last_payment_error)}, ${json(invoice.metadata)}, ${now}, ${now}
-          from counter
-          returning number`,
+        statement: sql`${invoiceInsert(tenant, invoice, now, { number: sql`number`, issuedAt: now })}
+          from counter returning number`,
       },
     ],
     number: sql`(select number from numbered)`,
   };
+}
+
+/** The statement that stores a new draft (no number, not issued); published with its event. */
+export function draftInvoiceInsert(tenant: Tenant, invoice: NewInvoice, now: Date): SQL {
+  return invoiceInsert(tenant, invoice, now, { number: sql`null`, issuedAt: null });
+}
+
+/** A new invoice's row as `insert … select`: the issued one selects its number from the counter. */
+function invoiceInsert(
+  tenant: Tenant,
+  invoice: NewInvoice,
+  now: Date,
+  issue: { number: SQL; issuedAt: Date | null },
+): SQL {
+  const json = (value: unknown) => (value === null ? sql`null` : sql`${JSON.stringify(value)}::jsonb`);
+  return sql`insert into invoices (id, account_id, environment, number, status, customer_id, booking_id,
+      currency, line_items, subtotal, discount, discount_description, tax_rate, tax, total, amount_paid,
+      due_date, send_email, issued_at, paid_at, payment_method, last_payment_error, metadata, created_at,
+      updated_at)
+    select ${invoice.id}, ${tenant.accountId}, ${tenant.environment}, ${issue.number}, ${invoice.status},
+      ${invoice.customer_id}, ${invoice.booking_id}, ${invoice.currency}, ${json(invoice.line_items)},
+      ${invoice.subtotal}, ${invoice.discount}, ${invoice.discount_description}, ${invoice.tax_rate},
+      ${invoice.tax}, ${invoice.total}, ${invoice.amount_paid}, ${invoice.due_date}::date, ${invoice.send_email},
+      ${issue.issuedAt}::timestamptz, ${invoice.paid_at === null ? null : now}::timestamptz,
+      ${json(invoice.payment_method)}, ${json(invoice.last_payment_error)}, ${json(invoice.metadata)}, ${now}, ${now}`;
 }
 
 /** The environment's next invoice number, as the part `counter` (its row stays locked until the end). */
@@ -196,9 +207,11 @@ export async function findBookingCustomer(db: Sql, tenant: Tenant, bookingId: st
 }
 
 /** What a new invoice is made of; it starts as a draft (no number, not issued). */
+/** A new invoice's columns (a draft's status is `draft`); its number and `issued_at` are the insert's. */
 export type NewInvoice = Pick<
   InvoiceRow,
   | 'id'
+  | 'status'
   | 'customer_id'
   | 'booking_id'
   | 'currency'
@@ -209,26 +222,14 @@ export type NewInvoice = Pick<
   | 'tax_rate'
   | 'tax'
   | 'total'
+  | 'amount_paid'
   | 'due_date'
   | 'send_email'
+  | 'paid_at'
+  | 'payment_method'
+  | 'last_payment_error'
   | 'metadata'
 >;
-
-/** What an issued invoice stores beyond a draft's columns (the number is the statement's). */
-export type IssuedInvoice = NewInvoice &
-  Pick<InvoiceRow, 'status' | 'amount_paid' | 'paid_at' | 'payment_method' | 'last_payment_error'>;
-
-/** The statement that stores a draft (no number, not issued); published with its event. */
-export function draftInvoiceInsert(tenant: Tenant, invoice: NewInvoice, now: Date): SQL {
-  return sql`insert into invoices (id, account_id, environment, status, customer_id, booking_id, currency, line_items,
-                              subtotal, discount, discount_description, tax_rate, tax, total, due_date, send_email,
-                              metadata, created_at, updated_at)
-        values (${invoice.id}, ${tenant.accountId}, ${tenant.environment}, 'draft', ${invoice.customer_id},
-                ${invoice.booking_id}, ${invoice.currency}, ${JSON.stringify(invoice.line_items)}::jsonb,
-                ${invoice.subtotal}, ${invoice.discount}, ${invoice.discount_description}, ${invoice.tax_rate},
-                ${invoice.tax}, ${invoice.total}, ${invoice.due_date}, ${invoice.send_email},
-                ${JSON.stringify(invoice.metadata)}::jsonb, ${now}, ${now})`;
-}
 
 export function findInvoice(db: Sql, tenant: Tenant, id: string, options: Locking = {}) {
   return queryOne<InvoiceRow>(
