@@ -131,6 +131,18 @@ describe('who gets a new booking', () => {
     expect(await crew('16:00')).toEqual(['James Carter']);
     expect(await scene.overlaps()).toEqual([]);
   });
+
+  it('counts only that day: bookings of the next day do not make someone busier', async () => {
+    const names = async (date: string, time: string) =>
+      (await sofaAt(date, time)).crew.map((member: { name: string }) => member.name);
+    // Wednesday: Maria and James two bookings each, Dmitri one
+    const wednesday = [];
+    for (const time of ['09:00', '09:00', '09:00', '13:00', '13:00'])
+      wednesday.push(...(await names('2026-08-12', time)));
+    expect(wednesday).toEqual(['Maria Lopez', 'James Carter', 'Dmitri Petrov', 'Maria Lopez', 'James Carter']);
+    // Tuesday has nobody booked: the crew's order decides, whatever Wednesday holds
+    expect(await names('2026-08-11', '09:00')).toEqual(['Maria Lopez']);
+  });
 });
 
 describe('reschedule', () => {

@@ -367,7 +367,7 @@ export interface CrewHold {
   bookingId: string | null;
   start: Date;
   end: Date;
-  /** The zone's local date and time zone: "busy" counts a person's time from that midnight, for two days. */
+  /** The zone's local date and time zone: "busy" counts a person's blocks that day. */
   date: string;
   timezone: string;
 }
@@ -377,8 +377,7 @@ const heldRange = (hold: { start: Date; end: Date }) =>
 
 /**
  * Holds the time for one of the candidates free then: the preferred first, then the least busy
- * (fewest blocks from the zone's local midnight for two days, which is what availability reads),
- * ties in the candidates' order. One row (`staff_id`) when someone was held; none when nobody
+ * (fewest blocks that day, the zone's local midnight to midnight), ties in the candidates' order. One row (`staff_id`) when someone was held; none when nobody
  * was free, or when the one picked was taken meanwhile by a concurrent transaction: ON CONFLICT
  * DO NOTHING takes the exclusion constraint as its arbiter and waits for that transaction to end,
  * so two transactions never both get a person. The one picked must still be active: the key-share
@@ -390,7 +389,7 @@ export function crewHold(tenant: Tenant, hold: CrewHold): SQL {
   // expression of parameters is computed again for every row it meets (two time-zone conversions
   // per block read). Timed alone on 130 blocks, the hold went from 0.66 to 0.61 ms (medians of 10).
   const day = sql`(select tstzrange((${hold.date}::date::timestamp) at time zone ${hold.timezone}::text,
-                                    ((${hold.date}::date + 2)::timestamp) at time zone ${hold.timezone}::text))`;
+                                    ((${hold.date}::date + 1)::timestamp) at time zone ${hold.timezone}::text))`;
   const held = sql`(select ${heldRange(hold)})`;
   const candidates = textArray(hold.candidates);
   // One pass over the blocks around the day, the candidates' kept: how busy each is, and whether
