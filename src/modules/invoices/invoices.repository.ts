@@ -206,7 +206,6 @@ export async function findBookingCustomer(db: Sql, tenant: Tenant, bookingId: st
   return row?.customer_id ?? null;
 }
 
-/** What a new invoice is made of; it starts as a draft (no number, not issued). */
 /** A new invoice's columns (a draft's status is `draft`); its number and `issued_at` are the insert's. */
 export type NewInvoice = Pick<
   InvoiceRow,
