@@ -377,12 +377,13 @@ const heldRange = (hold: { start: Date; end: Date }) =>
 
 /**
  * Holds the time for one of the candidates free then: the preferred first, then the least busy
- * (fewest blocks that day, the zone's local midnight to midnight), ties in the candidates'
- * order. One row (`staff_id`) when someone was held; none when nobody was free, or when the one picked was taken meanwhile by a concurrent transaction: ON CONFLICT
- * DO NOTHING takes the exclusion constraint as its arbiter and waits for that transaction to end,
- * so two transactions never both get a person. The one picked must still be active: the key-share
- * lock waits for a concurrent archive or deactivation (which lock the row for update) and then
- * reads the member as it left it. Run alone, or as a CTE of the write that needs the time.
+ * (fewest blocks that day, the zone's local midnight to midnight), ties in the candidates' order.
+ * One row (`staff_id`) when someone was held; none when nobody was free, or when the one picked was
+ * taken meanwhile by a concurrent transaction: ON CONFLICT DO NOTHING takes the exclusion
+ * constraint as its arbiter and waits for that transaction to end, so two transactions never both
+ * get a person. The one picked must still be active: the key-share lock waits for a concurrent
+ * archive or deactivation (which lock the row for update) and then reads the member as it left it.
+ * Run alone, or as a CTE of the write that needs the time.
  */
 export function crewHold(tenant: Tenant, hold: CrewHold): SQL {
   // Each range is a subquery, computed once: the plan is generic (a named statement), where an
