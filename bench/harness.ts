@@ -352,6 +352,9 @@ export interface BenchPgBouncer {
   stop(): Promise<void>;
 }
 
+/** Debian's `pgbouncer` package puts it here; `PGBOUNCER` names another. */
+export const PGBOUNCER = process.env.PGBOUNCER || '/usr/sbin/pgbouncer';
+
 /**
  * A PgBouncer in transaction mode in front of the bench's PostgreSQL, on a free port, with
  * `poolSize` server connections per database at most. Runs as `postgres` when started as root
@@ -386,11 +389,9 @@ export async function startPgBouncer(poolSize = 20): Promise<BenchPgBouncer> {
     const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
     fs.chownSync(dir, uid, -1);
   }
-  const child = spawn(
-    process.env.PGBOUNCER || '/usr/sbin/pgbouncer',
-    [...(asRoot ? ['-u', 'postgres'] : []), path.join(dir, 'pgbouncer.ini')],
-    { stdio: ['ignore', 'ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore'] },
-  );
+  const child = spawn(PGBOUNCER, [...(asRoot ? ['-u', 'postgres'] : []), path.join(dir, 'pgbouncer.ini')], {
+    stdio: ['ignore', 'ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore'],
+  });
   const admin = () =>
     new pg.Client({ host: '127.0.0.1', port, user: upstream.username || 'postgres', database: 'pgbouncer' });
   for (let attempt = 0; ; attempt++) {
