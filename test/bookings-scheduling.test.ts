@@ -136,7 +136,7 @@ describe('who gets a new booking', () => {
     const names = async (date: string, time: string) =>
       (await sofaAt(date, time)).crew.map((member: { name: string }) => member.name);
     // Wednesday: Maria and James two bookings each, Dmitri one
-    const wednesday = [];
+    const wednesday: string[] = [];
     for (const time of ['09:00', '09:00', '09:00', '13:00', '13:00'])
       wednesday.push(...(await names('2026-08-12', time)));
     expect(wednesday).toEqual(['Maria Lopez', 'James Carter', 'Dmitri Petrov', 'Maria Lopez', 'James Carter']);
